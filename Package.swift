@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "carouseld",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "carouseld", targets: ["carouseld"]),
+        .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        // libdrm: KMS modesetting, dumb buffers, page flips.
+        .systemLibrary(
+            name: "CDRM", pkgConfig: "libdrm",
+            providers: [.apt(["libdrm-dev"])]),
+        // libinput + libudev, plus Linux fd headers (epoll, timerfd, eventfd, signalfd, inotify).
+        .systemLibrary(
+            name: "CInput", pkgConfig: "libinput",
+            providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        // Image codecs and pixel compositing: libturbojpeg, libpng, libwebp, libexif, pixman.
+        .systemLibrary(
+            name: "CImaging", pkgConfig: "pixman-1",
+            providers: [.apt(["libturbojpeg0-dev", "libpng-dev", "libwebp-dev", "libexif-dev", "libpixman-1-dev"])]),
+        // libsystemd: sd_notify for Type=notify, watchdog and status.
+        .systemLibrary(
+            name: "CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "CarouselEngine"),
+        .executableTarget(
+            name: "carouseld",
+            dependencies: [
+                "CarouselEngine", "CDRM", "CInput", "CImaging", "CSystemd",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Yams", package: "Yams"),
+            ]),
+        .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine"]),
+        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselEngine", "CDRM", "CInput", "CImaging", "CSystemd"]),
+    ]
+)

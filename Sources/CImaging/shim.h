@@ -1,0 +1,11 @@
+// Why this shim exists: one module for the well-kept image libraries carouseld
+// decodes and composites with, so no codec or blitter is written by hand.
+#ifndef CIMAGING_SHIM_H
+#define CIMAGING_SHIM_H
+#include <stdio.h>
+#include <turbojpeg.h>
+#include <png.h>
+#include <webp/decode.h>
+#include <libexif/exif-data.h>
+#include <pixman.h>
+#endif

@@ -1,0 +1,195 @@
+/// A length given either in pixels or as a fraction of the viewport.
+public enum Length: Sendable, Equatable, CustomStringConvertible {
+    case pixels(Double)
+    case fraction(Double)
+
+    public func resolve(in extent: Double) -> Double {
+        switch self {
+        case .pixels(let p): return p
+        case .fraction(let f): return f * extent
+        }
+    }
+    public var description: String {
+        switch self {
+        case .pixels(let p): return "\(formatNumber(p))"
+        case .fraction(let f): return "\"\(formatNumber(f * 100))%\""
+        }
+    }
+}
+
+/// How a picture fills its card.
+public enum FitMode: String, Sendable, Equatable, CaseIterable {
+    /// Crop to fill the card.
+    case cover
+    /// Letterbox inside the card in the background colour.
+    case contain
+}
+
+/// Where the page dots sit.
+public enum DotsPosition: String, Sendable, Equatable, CaseIterable {
+    case bottom, top
+}
+
+/// Every setting the engine and the backends use, with defaults.
+/// The file format (carouseld.conf) maps one key to one property, by the snake_case name in `Key`.
+public struct CarouselConfig: Sendable, Equatable {
+    // Slideshow
+    /// Seconds of rest before auto-advancing; 0 disables auto-advance.
+    public var interval: Double = 5
+    // Layout
+    public var cardWidth: Length = .fraction(0.8)
+    public var cardHeight: Length = .fraction(0.8)
+    /// Gap between neighbouring cards, in pixels.
+    public var spacing: Double = 32
+    /// Snap to groups of this many cards.
+    public var cardsPerPage: Int = 1
+    /// Scale and opacity of the centre card and of cards one step or more away.
+    public var centerScale: Double = 1.0
+    public var sideScale: Double = 0.85
+    public var centerOpacity: Double = 1.0
+    public var sideOpacity: Double = 0.6
+    public var fit: FitMode = .cover
+    public var background: RGB = RGB(0x101010)
+    // Page dots
+    public var dots: Bool = true
+    public var dotSize: Double = 12
+    public var dotSpacing: Double = 12
+    public var dotColor: RGB = RGB(0x606060)
+    public var dotActiveColor: RGB = RGB(0xFFFFFF)
+    public var dotsPosition: DotsPosition = .bottom
+    /// Distance of the dots' centre line from the screen edge, in pixels.
+    public var dotsMargin: Double = 32
+    // Physics (SwiftUI-style spring)
+    public var springResponse: Double = 0.5
+    public var springDamping: Double = 0.825
+    // Gestures
+    /// Movement in pixels before a touch becomes a drag (Android: 8 dp).
+    public var touchSlop: Double = 8
+    /// Release speed in px/s at or above which a release pages in its direction.
+    public var flingVelocity: Double = 400
+    /// Fraction of a page that must be dragged to page without a fling.
+    public var pageThreshold: Double = 0.5
+    public var maxPagesPerGesture: Int = 1
+    /// Longest touch, in seconds, that still counts as a tap.
+    public var tapTimeout: Double = 0.3
+    // Display
+    /// Connector name such as "HDMI-A-1"; nil picks the first connected one.
+    public var output: String? = nil
+    /// "WIDTHxHEIGHT" or "WIDTHxHEIGHT@HZ"; nil uses the preferred mode.
+    public var mode: String? = nil
+    public var rotation: Int = 0
+    /// Force legacy drmModeSetCrtc/PageFlip even when atomic is available.
+    public var forceLegacy: Bool = false
+    // Input
+    public var seat: String = "seat0"
+    public var touch: Bool = true
+    public var keyboard: Bool = true
+    public var pointer: Bool = true
+    // Media
+    /// Image directory; relative paths are relative to the config directory.
+    public var media: String = "images"
+    public var maxImagePixels: Int = 100_000_000
+    public var cacheMB: Int = 64
+
+    public init() {}
+}
+
+/// One problem with a configuration value: the key, the value and what is allowed.
+public struct ConfigIssue: Sendable, Equatable, CustomStringConvertible {
+    public var key: String
+    public var message: String
+    public init(key: String, message: String) { self.key = key; self.message = message }
+    public var description: String { "\(key): \(message)" }
+}
+
+extension CarouselConfig {
+    /// Every problem with the values, each naming the key, the value and the allowed range.
+    /// An empty array means the config is valid.
+    public func validate() -> [ConfigIssue] {
+        var issues: [ConfigIssue] = []
+        func range(_ key: String, _ value: Double, _ lo: Double, _ hi: Double, _ unit: String = "") {
+            if !(value >= lo && value <= hi) {
+                issues.append(ConfigIssue(key: key, message:
+                    "\(formatNumber(value)) is out of range; allowed \(formatNumber(lo))...\(formatNumber(hi))\(unit)"))
+            }
+        }
+        func intRange(_ key: String, _ value: Int, _ lo: Int, _ hi: Int) {
+            if value < lo || value > hi {
+                issues.append(ConfigIssue(key: key, message: "\(value) is out of range; allowed \(lo)...\(hi)"))
+            }
+        }
+        func length(_ key: String, _ value: Length) {
+            switch value {
+            case .pixels(let p): range(key, p, 1, 16384, " pixels")
+            case .fraction(let f):
+                if !(f > 0 && f <= 1) {
+                    issues.append(ConfigIssue(key: key, message:
+                        "\(value) is out of range; allowed a percentage in (0%...100%] or 1...16384 pixels"))
+                }
+            }
+        }
+        range("interval", interval, 0, 86_400, " seconds (0 disables)")
+        length("card_width", cardWidth)
+        length("card_height", cardHeight)
+        range("spacing", spacing, 0, 4096, " pixels")
+        intRange("cards_per_page", cardsPerPage, 1, 16)
+        range("center_scale", centerScale, 0.1, 2)
+        range("side_scale", sideScale, 0.1, 2)
+        range("center_opacity", centerOpacity, 0, 1)
+        range("side_opacity", sideOpacity, 0, 1)
+        range("dot_size", dotSize, 1, 256, " pixels")
+        range("dot_spacing", dotSpacing, 0, 1024, " pixels")
+        range("dots_margin", dotsMargin, 0, 4096, " pixels")
+        range("spring_response", springResponse, 0.05, 5, " seconds")
+        range("spring_damping", springDamping, 0.1, 4)
+        range("touch_slop", touchSlop, 0, 200, " pixels")
+        range("fling_velocity", flingVelocity, 1, 100_000, " px/s")
+        range("page_threshold", pageThreshold, 0.05, 0.95)
+        intRange("max_pages_per_gesture", maxPagesPerGesture, 1, 100)
+        range("tap_timeout", tapTimeout, 0.05, 2, " seconds")
+        if ![0, 90, 180, 270].contains(rotation) {
+            issues.append(ConfigIssue(key: "rotation", message: "\(rotation) is not allowed; allowed 0, 90, 180, 270"))
+        }
+        if let mode, DisplayMode(parsing: mode) == nil {
+            issues.append(ConfigIssue(key: "mode", message:
+                "\"\(mode)\" is not a mode; allowed WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60"))
+        }
+        if let output, output.isEmpty {
+            issues.append(ConfigIssue(key: "output", message: "\"\" is empty; allowed a connector name such as HDMI-A-1"))
+        }
+        if seat.isEmpty {
+            issues.append(ConfigIssue(key: "seat", message: "\"\" is empty; allowed a seat name such as seat0"))
+        }
+        if media.isEmpty {
+            issues.append(ConfigIssue(key: "media", message: "\"\" is empty; allowed a directory path"))
+        }
+        intRange("max_image_pixels", maxImagePixels, 1, 1_000_000_000)
+        intRange("cache_mb", cacheMB, 8, 4096)
+        return issues
+    }
+}
+
+/// A display mode request parsed from `WIDTHxHEIGHT[@HZ]`.
+public struct DisplayMode: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var refresh: Int?
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2 else { return nil }
+        let dims = parts[0].split(separator: "x", omittingEmptySubsequences: false)
+        guard dims.count == 2, let w = Int(dims[0]), let h = Int(dims[1]),
+              (1...16384).contains(w), (1...16384).contains(h) else { return nil }
+        width = w; height = h
+        if parts.count == 2 {
+            guard let hz = Int(parts[1]), (1...1000).contains(hz) else { return nil }
+            refresh = hz
+        }
+    }
+}
+
+/// Prints 5 as "5" and 0.5 as "0.5", for messages.
+func formatNumber(_ v: Double) -> String {
+    if v.isFinite, v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
+    return String(v)
+}

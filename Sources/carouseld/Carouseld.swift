@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// carouseld: an image carousel drawn straight to DRM/KMS, driven by touch, run by systemd.
+@main
+struct Carouseld: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "carouseld",
+        abstract: "Image carousel daemon for DRM/KMS screens with touch input.",
+        version: version,
+        subcommands: [RunCommand.self, RenderCommand.self, ReplayCommand.self, BenchCommand.self,
+                      OutputsCommand.self, CheckCommand.self, DemoCommand.self],
+        defaultSubcommand: RunCommand.self)
+}
