@@ -47,6 +47,12 @@ final class PixelImage: @unchecked Sendable {
         return PixelBuffer(base: base, width: width, height: height, stride: stride)
     }
 
+    /// 0xAARRGGBB (or 0xXXRRGGBB) at (x, y) of a 32-bit image; for tests and checks.
+    func pixel(x: Int, y: Int) -> UInt32 {
+        precondition(format.rawValue >> 24 == 32 && (0..<width).contains(x) && (0..<height).contains(y))
+        return base.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
+    }
+
     /// Fills the whole image with an opaque colour.
     func fill(_ colour: UInt32) {
         pixman_fill(base.assumingMemoryBound(to: UInt32.self), Int32(stride / 4), 32, 0, 0,
