@@ -52,7 +52,7 @@ public struct CarouselEngine: Sendable {
     }
 
     /// True while a finger drags the strip or the spring runs.
-    public var isMoving: Bool { animation != nil || recognizer.isDragging }
+    public var isMoving: Bool { animation != nil || (itemCount > 0 && recognizer.isDragging) }
 
     /// Feeds one touch frame (its `time` becomes `now`).
     public mutating func handle(_ frame: TouchFrame) -> [CarouselEvent] {
@@ -231,6 +231,8 @@ public struct CarouselEngine: Sendable {
         case .cancel:
             guard let g = gesture else { return }
             gesture = nil
+            // A cancelled touch that never moved the strip changes nothing.
+            if !g.caught, heldPosition == strip.anchor(ofPage: g.startPage) { return }
             springTo(page: g.startPage, from: heldPosition, velocity: 0, at: now)
         }
     }
