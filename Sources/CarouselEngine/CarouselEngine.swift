@@ -239,7 +239,9 @@ public struct CarouselEngine: Sendable {
 
     private mutating func release(_ g: ActiveGesture, _ lift: GestureAction.Lift, _ events: inout [CarouselEvent]) {
         switch lift {
-        case .drag(let vx, let vy):
+        case .drag(let measuredX, let measuredY):
+            // Jittery timestamps can fake absurd speeds; no finger outruns Android's 8000 dp/s cap.
+            let vx = PagingRules.clampVelocity(measuredX), vy = PagingRules.clampVelocity(measuredY)
             let target = rules.releaseTarget(on: strip, position: heldPosition, startPosition: g.startPosition,
                                              startPage: g.startPage, velocityX: vx)
             // The finger moving left moves the strip forward.

@@ -6,6 +6,11 @@ struct PagingRules: Sendable, Equatable {
     var pageThreshold: Double
     var maxPagesPerGesture: Int
 
+    /// Fastest release velocity believed, px/s (Android's maximum fling velocity is 8000 dp/s).
+    static let maxVelocity = 8000.0
+
+    static func clampVelocity(_ v: Double) -> Double { min(max(v, -maxVelocity), maxVelocity) }
+
     init(config: CarouselConfig) {
         flingVelocity = config.flingVelocity
         pageThreshold = config.pageThreshold

@@ -205,4 +205,21 @@ final class GestureTests: XCTestCase {
         XCTAssertEqual(engine.runUntilSettled(from: 2.2)?.index, 0)
         XCTAssertEqual(engine.topCard?.x, Fixture.centreX)
     }
+
+    func testAbsurdReleaseSpeedsAreCapped() {
+        var engine = Fixture.engine()
+        var events: [CarouselEvent] = []
+        // 600 px in 3 ms (200 000 px/s) is timestamp jitter, not a finger.
+        let lift = engine.swipe(from: 900, to: 300, at: 0, duration: 0.003, steps: 3, events: &events)
+        XCTAssertEqual(events.releases.first?.vx, -8000)
+        XCTAssertEqual(events.releases.first?.to, 1)
+        // Seeded with 8000 px/s the strip overshoots a little, never by whole pages.
+        var farthest = 0.0
+        for i in 1...120 {
+            _ = engine.update(now: lift + Double(i) / 60)
+            farthest = max(farthest, engine.state().position - 6)
+        }
+        XCTAssertLessThan(farthest, 0.5)
+        XCTAssertFalse(engine.isMoving)
+    }
 }
