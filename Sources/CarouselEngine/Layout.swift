@@ -3,7 +3,7 @@ struct LayoutGeometry: Sendable, Equatable {
     let viewport: Size
     let cardWidth: Double
     let cardHeight: Double
-    /// Distance between neighbouring card origins in pixels (card width + spacing), at least 1.
+    /// Distance between neighbouring card origins in pixels (card width + spacing).
     let step: Double
     let centerScale: Double, sideScale: Double
     let centerOpacity: Double, sideOpacity: Double
@@ -14,10 +14,14 @@ struct LayoutGeometry: Sendable, Equatable {
         self.viewport = viewport
         cardWidth = max(0, config.cardWidth.resolve(in: viewport.width))
         cardHeight = max(0, config.cardHeight.resolve(in: viewport.height))
-        let step = cardWidth + max(0, config.spacing)
-        self.step = step.isFinite ? max(1, step) : 1
-        centerScale = config.centerScale; sideScale = config.sideScale
-        centerOpacity = config.centerOpacity; sideOpacity = config.sideOpacity
+        let step = cardWidth + (config.spacing.isFinite ? max(0, config.spacing) : 0)
+        // Kept within 1 px...1e6 px even for unusable viewports, so the spring can still settle.
+        self.step = step.isFinite ? min(max(1, step), 1e6) : 1
+        // validate() rejects bad values; these guards only keep a bad config from drawing NaN.
+        func finite(_ v: Double, _ fallback: Double) -> Double { v.isFinite ? v : fallback }
+        centerScale = max(0, finite(config.centerScale, 1)); sideScale = max(0, finite(config.sideScale, 1))
+        centerOpacity = min(max(0, finite(config.centerOpacity, 1)), 1)
+        sideOpacity = min(max(0, finite(config.sideOpacity, 1)), 1)
         pageHalfWidth = Double(max(1, config.cardsPerPage) - 1) / 2
     }
 
@@ -42,8 +46,15 @@ struct LayoutGeometry: Sendable, Equatable {
     }
 
     /// Cards that intersect the viewport (after scaling about their centre), centre-most last.
+    /// A viewport and cards that can be laid out at all: finite, non-empty, below any real screen
+    /// size by far (so slot arithmetic cannot overflow).
+    var isDrawable: Bool {
+        [viewport.width, viewport.height, cardWidth, cardHeight].allSatisfy { $0.isFinite && $0 <= 1e6 }
+            && cardWidth > 0 && cardHeight > 0
+    }
+
     func cards(on strip: Strip, at position: Double) -> [CardLayout] {
-        guard strip.itemCount > 0, position.isFinite, cardWidth > 0, cardHeight > 0 else { return [] }
+        guard strip.itemCount > 0, isDrawable, position.isFinite, abs(position) < 1e12 else { return [] }
         let maxScale = max(centerScale, sideScale, 1)
         let reach = (viewport.width / 2 + cardWidth * maxScale / 2) / step + 1
         let first = Int((position - reach).rounded(.down)), last = Int((position + reach).rounded(.up))
@@ -62,7 +73,7 @@ struct LayoutGeometry: Sendable, Equatable {
 
     /// The topmost card slot under a screen point, if any.
     func slot(at x: Double, _ y: Double, on strip: Strip, position: Double) -> Int? {
-        guard strip.itemCount > 0, position.isFinite else { return nil }
+        guard strip.itemCount > 0, isDrawable, position.isFinite, abs(position) < 1e12 else { return nil }
         let nearest = Int(((x - viewport.width / 2) / step + position).rounded())
         var best: (distance: Double, slot: Int)?
         for slot in (nearest - 2)...(nearest + 2) where strip.isDrawn(slot: slot) {

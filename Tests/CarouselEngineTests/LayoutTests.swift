@@ -115,4 +115,40 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(card?.x, 350)
         XCTAssertEqual(engine.layout().selectedPage, 2)
     }
+
+    func testUnusableViewportsGiveNoCardsInsteadOfCrashing() {
+        for size in [Size(width: 0, height: 0), Size(width: .nan, height: 600), Size(width: .infinity, height: 600),
+                     Size(width: 1e300, height: 1e300)] {
+            var engine = CarouselEngine(config: Fixture.config { $0.cardWidth = .fraction(0.5) }, itemCount: 4,
+                                        viewport: size, now: 0)
+            var events: [CarouselEvent] = []
+            let lift = engine.swipe(from: 900, to: 100, at: 0, duration: 0.1, events: &events)
+            _ = engine.handle(touch(lift + 0.1, .down, 10))
+            _ = engine.handle(touch(lift + 0.15, .up, 10))
+            _ = engine.run(from: lift + 0.15, to: lift + 3)
+            XCTAssertEqual(engine.layout().cards, [], "\(size)")
+            XCTAssertFalse(engine.isMoving)
+            engine.resize(Fixture.viewport)
+            XCTAssertEqual(engine.layout().cards.count, 3)
+        }
+    }
+
+    /// The loader rejects such values, but the engine must not turn them into NaN either.
+    func testAnInvalidConfigStillLaysOutFiniteCards() {
+        let bad = Fixture.config {
+            $0.centerScale = .nan; $0.sideOpacity = .infinity; $0.spacing = .nan; $0.cardsPerPage = 0
+            $0.springResponse = 0; $0.springDamping = .nan; $0.maxPagesPerGesture = -3; $0.interval = .nan
+        }
+        XCTAssertFalse(bad.validate().isEmpty)
+        var engine = CarouselEngine(config: bad, itemCount: 4, viewport: Fixture.viewport, now: 0)
+        var events: [CarouselEvent] = []
+        let lift = engine.swipe(from: 900, to: 300, at: 0, duration: 0.1, events: &events)
+        _ = engine.run(from: lift, to: lift + 3)
+        XCTAssertFalse(engine.isMoving)
+        XCTAssertEqual(engine.selectedIndex, 1)
+        for card in engine.layout().cards {
+            XCTAssertTrue([card.x, card.scale, card.opacity].allSatisfy(\.isFinite), "\(card)")
+            XCTAssertTrue((0...1).contains(card.opacity))
+        }
+    }
 }
