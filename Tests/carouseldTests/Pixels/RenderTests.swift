@@ -24,6 +24,25 @@ final class RenderTests: XCTestCase {
         assertColour(frame.pixel(x: 160, y: 148), 0x606060, "inactive dot")
     }
 
+    /// Auto-advance included: after the interval and the spring, the second picture is centred.
+    func testAutoAdvanceMovesToTheNextPicture() throws {
+        let dir = try TestPictures.temporaryDirectory(self)
+        let colours: [UInt32] = [0xE04030, 0x30A050, 0x3060D0]
+        let paths = try colours.enumerated().map { i, colour in
+            try TestPictures.writePNG(TestPictures.solid(colour, width: 320, height: 180), "\(dir)/\(i).png")
+        }
+        var config = CarouselConfig()
+        config.interval = 2
+        let renderer = try OfflineRenderer(config: config, paths: paths, width: 320, height: 180)
+        assertColour(renderer.frame(at: 1.9).pixel(x: 160, y: 90), colours[0], "still the first picture")
+        let moving = renderer.frame(at: 2.2).pixel(x: 160, y: 90) & 0xFF_FFFF
+        XCTAssertNotEqual(moving, colours[0], "the strip moves after the interval")
+        assertColour(renderer.frame(at: 4).pixel(x: 160, y: 90), colours[1], "settled on the second picture")
+        let settled = renderer.frame(at: 4)
+        assertColour(settled.pixel(x: 136, y: 148), 0x606060, "first dot no longer active")
+        assertColour(settled.pixel(x: 160, y: 148), 0xFFFFFF, "second dot active")
+    }
+
     func testOutputNamesSortByTime() {
         XCTAssertEqual(OfflineRenderer.fileName(at: 0), "frame-0000.000.png")
         XCTAssertEqual(OfflineRenderer.fileName(at: 1.5), "frame-0001.500.png")
