@@ -5,5 +5,5 @@ import CarouselEngine
 protocol CardSource: AnyObject {
     /// The ready cards for the layout's visible indices; missing ones are still decoding
     /// (or failed) and are drawn in the background colour.
-    func cards(for layout: FrameLayout) -> [Int: PixelImage]
+    func cards(for layout: FrameLayout) -> [Int: Card]
 }

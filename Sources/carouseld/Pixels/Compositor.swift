@@ -5,9 +5,11 @@ import CarouselEngine
 /// when only translated, transformed when scaled, blended when faded), page dots.
 ///
 /// The target is only ever written, never read: it may be a DRM dumb buffer, which is usually
-/// uncached memory where reads are very slow. Direct cards are copied with `pixman_blt`, the
-/// background is filled with `pixman_fill`, and every region that needs blending is composed
-/// in a small private strip buffer (cache-resident) and then copied row by row.
+/// uncached memory where reads are very slow. So every operation on the target is one that
+/// ignores what is there: `pixman_fill` for the background, `pixman_blt` for translated cards,
+/// SRC compositing for scaled opaque cards (their bordered images blend the edges into the
+/// background colour). Anything that must blend (faded cards, overlapping cards, the dots) is
+/// composed in a small private strip buffer that stays in cache, and its rows are then copied.
 ///
 /// Nothing is drawn when the target already shows the layout: the compositor remembers, per
 /// target buffer, the last layout it drew and which of its cards were ready.
@@ -42,21 +44,19 @@ final class Compositor {
         let ready = layout.cards.map { cards[$0.index] != nil }
         let state = DrawnState(layout: layout, ready: ready)
         if lastDrawn[target.identity] == state { return false }
+        guard let targetImage = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(target.width), Int32(target.height),
+                                                         target.base.assumingMemoryBound(to: UInt32.self),
+                                                         Int32(target.stride)) else { return false }
+        defer { pixman_image_unref(targetImage) }
 
         let dots = DotsLayout(config: config, layout: layout)
         let plan = CompositorPlan(
             layout: layout,
             sizes: layout.cards.map { card in cards[card.index].map { ($0.width, $0.height) } },
             dots: dots.bounds, clip: IntRect(x: 0, y: 0, width: target.width, height: target.height))
+        let frame = Frame(layout: layout, cards: cards, dots: dots, target: target, targetImage: targetImage)
         fillBackground(target, except: plan.clusters.map(\.bounds))
-        for cluster in plan.clusters {
-            if cluster.entries.count == 1, cluster.entries[0].isDirect,
-               case .translated(let i, let origin, _) = cluster.entries[0].item, let card = cards[layout.cards[i].index] {
-                copy(card, origin: origin, rect: cluster.bounds, into: target)
-            } else {
-                composeInStrips(cluster, layout: layout, cards: cards, dots: dots, into: target)
-            }
-        }
+        for cluster in plan.clusters { draw(cluster, frame) }
         if lastDrawn.count >= 8 { lastDrawn.removeAll() } // targets come and go (mode changes)
         lastDrawn[target.identity] = state
         return true
@@ -66,6 +66,63 @@ final class Compositor {
     func invalidate() { lastDrawn.removeAll() }
 
     // MARK: - Drawing steps
+
+    /// What one compose call draws from and into.
+    private struct Frame {
+        var layout: FrameLayout
+        var cards: [Int: Card]
+        var dots: DotsLayout
+        var target: PixelBuffer
+        var targetImage: OpaquePointer
+        func card(_ i: Int) -> Card? { cards[layout.cards[i].index] }
+    }
+
+    private func draw(_ cluster: CompositorPlan.Cluster, _ frame: Frame) {
+        let bounds = cluster.bounds
+        if cluster.entries.count == 1 {
+            switch cluster.entries[0].item {
+            case .translated(let i, let origin, let opacity) where opacity >= 1:
+                if let card = frame.card(i) { copy(card, origin: origin, rect: bounds, into: frame.target) }
+                return
+            case .scaled(let i, let origin, let scale, let opacity):
+                guard let card = frame.card(i) else { return }
+                if opacity >= 1 {
+                    // Straight into the target: SRC never reads the destination.
+                    scaleOpaque(card, origin: origin, scale: scale, rect: bounds, offset: (0, 0), into: frame.targetImage)
+                } else {
+                    inStrips(bounds, frame.target) { band, strip in
+                        self.scaleOpaque(card, origin: origin, scale: scale, rect: band, offset: (band.x, band.y), into: strip.pixman)
+                        self.fade(rect: IntRect(x: 0, y: 0, width: band.width, height: band.height), opacity: opacity, in: strip)
+                    }
+                }
+                return
+            default: break
+            }
+        }
+        // Overlapping cards or the dots: blend everything in order over the background.
+        inStrips(bounds, frame.target) { band, strip in
+            pixman_fill(strip.base.assumingMemoryBound(to: UInt32.self), Int32(strip.stride / 4), 32, 0, 0,
+                        Int32(band.width), Int32(band.height), self.background)
+            for entry in cluster.entries {
+                let r = entry.rect.intersection(band)
+                if r.isEmpty { continue }
+                switch entry.item {
+                case .translated(let i, let origin, let opacity):
+                    guard let card = frame.card(i) else { continue }
+                    self.withOpacityMask(opacity) { mask in
+                        pixman_image_composite32(PIXMAN_OP_OVER, card.inner, mask, strip.pixman,
+                                                 Int32(r.x - origin.x), Int32(r.y - origin.y), 0, 0,
+                                                 Int32(r.x - band.x), Int32(r.y - band.y), Int32(r.width), Int32(r.height))
+                    }
+                case .scaled(let i, let origin, let scale, let opacity):
+                    guard let card = frame.card(i) else { continue }
+                    self.blendScaled(card, origin: origin, scale: scale, opacity: opacity, rect: r, band: band, strip: strip)
+                case .dots:
+                    self.drawDots(frame.dots, rect: r, band: band, strip: strip)
+                }
+            }
+        }
+    }
 
     private func fillBackground(_ target: PixelBuffer, except covered: [IntRect]) {
         var region = pixman_region32_t()
@@ -86,8 +143,8 @@ final class Compositor {
     }
 
     /// Translate-only opaque card: a row copy, no filtering, no blending.
-    private func copy(_ card: PixelImage, origin: (x: Int, y: Int), rect: IntRect, into target: PixelBuffer) {
-        let copied = pixman_blt(card.base.assumingMemoryBound(to: UInt32.self),
+    private func copy(_ card: Card, origin: (x: Int, y: Int), rect: IntRect, into target: PixelBuffer) {
+        let copied = pixman_blt(card.pictureBase.assumingMemoryBound(to: UInt32.self),
                                 target.base.assumingMemoryBound(to: UInt32.self),
                                 Int32(card.stride / 4), Int32(target.stride / 4), 32, 32,
                                 Int32(rect.x - origin.x), Int32(rect.y - origin.y), Int32(rect.x), Int32(rect.y),
@@ -95,57 +152,53 @@ final class Compositor {
         if copied == 0 { Log.debug("pixman_blt refused a \(rect.width)x\(rect.height) copy") }
     }
 
-    private func composeInStrips(_ cluster: CompositorPlan.Cluster, layout: FrameLayout, cards: [Int: PixelImage],
-                                 dots: DotsLayout, into target: PixelBuffer) {
-        let bounds = cluster.bounds
-        let rows = max(8, Self.stripBytes / (bounds.width * 4))
-        guard let strip = stripBuffer(width: bounds.width, height: rows) else {
-            Log.error("out of memory for a \(bounds.width)x\(rows) strip buffer")
-            return
-        }
-        let stripBits = strip.base.assumingMemoryBound(to: UInt32.self)
-        for top in stride(from: bounds.y, to: bounds.maxY, by: rows) {
-            let band = IntRect(x: bounds.x, y: top, width: bounds.width, height: min(rows, bounds.maxY - top))
-            pixman_fill(stripBits, Int32(strip.stride / 4), 32, 0, 0, Int32(band.width), Int32(band.height), background)
-            for entry in cluster.entries {
-                let r = entry.rect.intersection(band)
-                if r.isEmpty { continue }
-                switch entry.item {
-                case .translated(let i, let origin, let opacity):
-                    guard let card = cards[layout.cards[i].index] else { continue }
-                    withOpacityMask(opacity) { mask in
-                        pixman_image_composite32(PIXMAN_OP_OVER, card.pixman, mask, strip.pixman,
-                                                 Int32(r.x - origin.x), Int32(r.y - origin.y), 0, 0,
-                                                 Int32(r.x - band.x), Int32(r.y - band.y), Int32(r.width), Int32(r.height))
-                    }
-                case .scaled(let i, let origin, let scale, let opacity):
-                    guard let card = cards[layout.cards[i].index] else { continue }
-                    drawScaled(card, origin: origin, scale: scale, opacity: opacity, rect: r, band: band, strip: strip)
-                case .dots:
-                    drawDots(dots, rect: r, band: band, strip: strip)
-                }
-            }
-            pixman_blt(stripBits, target.base.assumingMemoryBound(to: UInt32.self),
-                       Int32(strip.stride / 4), Int32(target.stride / 4), 32, 32,
-                       0, 0, Int32(band.x), Int32(band.y), Int32(band.width), Int32(band.height))
-        }
+    /// Scaled card over `rect` (target coordinates) with SRC from the bordered image: the
+    /// edges blend into the border's background colour; nothing is read from `destination`,
+    /// whose (0, 0) is target pixel `offset`.
+    private func scaleOpaque(_ card: Card, origin: (x: Double, y: Double), scale: (x: Double, y: Double),
+                             rect: IntRect, offset: (x: Int, y: Int), into destination: OpaquePointer) {
+        // Destination pixel -> target pixel -> card pixel -> bordered image pixel (+1).
+        var transform = Affine.translation(1, 1)
+            .after(.scale(1 / scale.x, 1 / scale.y))
+            .after(.translation(Double(offset.x) - origin.x, Double(offset.y) - origin.y)).pixmanTransform
+        pixman_image_set_transform(card.padded.pixman, &transform)
+        pixman_image_set_filter(card.padded.pixman, PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_repeat(card.padded.pixman, PIXMAN_REPEAT_PAD)
+        let x = Int32(rect.x - offset.x), y = Int32(rect.y - offset.y)
+        pixman_image_composite32(PIXMAN_OP_SRC, card.padded.pixman, nil, destination, x, y, 0, 0, x, y,
+                                 Int32(rect.width), Int32(rect.height))
+        pixman_image_set_transform(card.padded.pixman, nil)
     }
 
-    /// A card scaled about its centre, bilinear, with soft (antialiased) edges over the strip.
-    private func drawScaled(_ card: PixelImage, origin: (x: Double, y: Double), scale: (x: Double, y: Double),
-                            opacity: Double, rect r: IntRect, band: IntRect, strip: PixelImage) {
+    /// Fades strip pixels over the background: a solid background at (1 − opacity) OVER them
+    /// gives opacity·card + (1 − opacity)·background, i.e. the card faded over the background.
+    private func fade(rect: IntRect, opacity: Double, in strip: PixelImage) {
+        let keep = 1 - max(0, min(1, opacity))
+        func channel(_ v: UInt8) -> UInt16 { UInt16((Double(v) * 257 * keep).rounded()) }
+        var colour = pixman_color_t(red: channel(config.background.red), green: channel(config.background.green),
+                                    blue: channel(config.background.blue), alpha: UInt16((65535 * keep).rounded()))
+        guard let veil = pixman_image_create_solid_fill(&colour) else { return }
+        pixman_image_composite32(PIXMAN_OP_OVER, veil, nil, strip.pixman, 0, 0, 0, 0,
+                                 Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        pixman_image_unref(veil)
+    }
+
+    /// A scaled card blended over what the strip holds (overlapping cards), antialiased edges.
+    private func blendScaled(_ card: Card, origin: (x: Double, y: Double), scale: (x: Double, y: Double),
+                             opacity: Double, rect r: IntRect, band: IntRect, strip: PixelImage) {
         // Strip pixel -> target pixel -> card pixel.
         var transform = Affine.scale(1 / scale.x, 1 / scale.y)
             .after(.translation(Double(band.x) - origin.x, Double(band.y) - origin.y)).pixmanTransform
-        pixman_image_set_transform(card.pixman, &transform)
-        pixman_image_set_filter(card.pixman, PIXMAN_FILTER_BILINEAR, nil, 0)
-        pixman_image_set_repeat(card.pixman, PIXMAN_REPEAT_NONE)
+        pixman_image_set_transform(card.inner, &transform)
+        pixman_image_set_filter(card.inner, PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_repeat(card.inner, PIXMAN_REPEAT_NONE)
         withOpacityMask(opacity) { mask in
-            pixman_image_composite32(PIXMAN_OP_OVER, card.pixman, mask, strip.pixman,
+            pixman_image_composite32(PIXMAN_OP_OVER, card.inner, mask, strip.pixman,
                                      Int32(r.x - band.x), Int32(r.y - band.y), 0, 0,
                                      Int32(r.x - band.x), Int32(r.y - band.y), Int32(r.width), Int32(r.height))
         }
-        pixman_image_set_transform(card.pixman, nil)
+        pixman_image_set_transform(card.inner, nil)
+        pixman_image_set_filter(card.inner, PIXMAN_FILTER_NEAREST, nil, 0)
     }
 
     private func drawDots(_ dots: DotsLayout, rect r: IntRect, band: IntRect, strip: PixelImage) {
@@ -173,6 +226,23 @@ final class Compositor {
         let mask = pixman_image_create_solid_fill(&alpha)
         body(mask)
         if let mask { pixman_image_unref(mask) }
+    }
+
+    /// Runs `body` for horizontal bands of `bounds`, each drawn into the private strip buffer
+    /// (strip (0, 0) is the band's top-left), then copies the band's rows into the target.
+    private func inStrips(_ bounds: IntRect, _ target: PixelBuffer, _ body: (IntRect, PixelImage) -> Void) {
+        let rows = max(8, Self.stripBytes / (bounds.width * 4))
+        guard let strip = stripBuffer(width: bounds.width, height: rows) else {
+            Log.error("out of memory for a \(bounds.width)x\(rows) strip buffer")
+            return
+        }
+        for top in stride(from: bounds.y, to: bounds.maxY, by: rows) {
+            let band = IntRect(x: bounds.x, y: top, width: bounds.width, height: min(rows, bounds.maxY - top))
+            body(band, strip)
+            pixman_blt(strip.base.assumingMemoryBound(to: UInt32.self), target.base.assumingMemoryBound(to: UInt32.self),
+                       Int32(strip.stride / 4), Int32(target.stride / 4), 32, 32,
+                       0, 0, Int32(band.x), Int32(band.y), Int32(band.width), Int32(band.height))
+        }
     }
 
     private func stripBuffer(width: Int, height: Int) -> PixelImage? {

@@ -19,7 +19,7 @@ final class DecodeWorker: @unchecked Sendable {
     private var spec: CardSpec
     private var generation = 0
     private var wanted: [Int] = []
-    private var cache: [Int: PixelImage] = [:]
+    private var cache: [Int: Card] = [:]
     private var failures: [Int: ImageError] = [:]
     private var inFlight: Int?
     private var pending = Update()
@@ -47,7 +47,7 @@ final class DecodeWorker: @unchecked Sendable {
 
     /// Sets the card look and the wanted indices; drops cards that are no longer wanted.
     /// Returns the cached cards among `visible`.
-    func want(_ indices: [Int], spec newSpec: CardSpec, visible: [Int]) -> [Int: PixelImage] {
+    func want(_ indices: [Int], spec newSpec: CardSpec, visible: [Int]) -> [Int: Card] {
         condition.lock(); defer { condition.unlock() }
         if newSpec != spec {
             spec = newSpec; generation += 1; cache.removeAll()

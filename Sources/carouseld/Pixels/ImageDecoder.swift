@@ -18,10 +18,16 @@ enum ImageDecoder {
         }
     }
 
-    static func makeCard(path: String, spec: CardSpec) throws(ImageError) -> PixelImage {
+    static func makeCard(path: String, spec: CardSpec) throws(ImageError) -> Card {
+        try CardScaler.makeCard(from: decode(path: path, spec: spec), spec: spec)
+    }
+
+    /// Reads and decodes a file for a card spec. The file's bytes are released when this
+    /// returns, before the resample, which keeps the decode's peak memory lower.
+    static func decode(path: String, spec: CardSpec) throws(ImageError) -> DecodedImage {
         let bytes = try ImageFile.read(path)
         let header = try header(of: bytes, path: path, maxPixels: spec.maxImagePixels)
-        let decoded = try withBytes(bytes) { (raw) throws(ImageError) -> DecodedImage in
+        return try withBytes(bytes) { (raw) throws(ImageError) -> DecodedImage in
             switch try decodableFormat(raw, path: path) {
             case .jpeg:
                 let upright = header.upright
@@ -32,7 +38,6 @@ enum ImageDecoder {
             case .webp: return try WebPDecoder.decode(raw)
             }
         }
-        return try CardScaler.makeCard(from: decoded, spec: spec)
     }
 
     private static func header(of bytes: [UInt8], path: String, maxPixels: Int) throws(ImageError) -> ImageHeader {

@@ -50,7 +50,7 @@ final class ImageStore: CardSource, @unchecked Sendable {
         if readyFD >= 0 { close(readyFD) }
     }
 
-    func cards(for layout: FrameLayout) -> [Int: PixelImage] {
+    func cards(for layout: FrameLayout) -> [Int: Card] {
         let spec = spec(for: layout)
         let visible = visibleIndices(layout)
         return worker.want(window(visible: visible, selected: layout.selectedIndex, spec: spec),

@@ -37,15 +37,17 @@ enum JPEGDecoder {
         let scale = JPEGScale.choose(width: header.width, height: header.height,
                                      needed: neededScale, available: availableScales)
         let width = scale.scaled(header.width), height = scale.scaled(header.height)
-        guard let image = PixelImage(width: width, height: height, format: PIXMAN_x8r8g8b8) else {
+        // Opaque a8r8g8b8 (turbojpeg fills alpha with 0xFF) rather than x8r8g8b8: pixman's SIMD
+        // bilinear paths used by the card resample take a8r8g8b8 sources.
+        guard let image = PixelImage(width: width, height: height, format: PIXMAN_a8r8g8b8) else {
             throw .outOfMemory(width: width, height: height)
         }
         try withDecompressor { (handle) throws(ImageError) in
-            // BGRX in memory is pixman's x8r8g8b8 on little-endian machines.
+            // BGRA in memory is pixman's a8r8g8b8 on little-endian machines.
             let result = tjDecompress2(handle, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                        UInt(bytes.count), image.base.assumingMemoryBound(to: UInt8.self),
                                        Int32(width), Int32(image.stride), Int32(height),
-                                       Int32(TJPF_BGRX.rawValue), 0)
+                                       Int32(TJPF_BGRA.rawValue), 0)
             guard result != 0 else { return }
             let text = message(handle)
             // Warnings leave a picture; only the harmless "extraneous bytes" one is kept, since

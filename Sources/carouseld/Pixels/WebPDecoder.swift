@@ -13,10 +13,11 @@ enum WebPDecoder {
         if features.has_animation != 0 { throw .unsupported("animated WebP") }
         let width = Int(features.width), height = Int(features.height)
         let alpha = features.has_alpha != 0
-        guard let pixels = PixelImage(width: width, height: height, format: alpha ? PIXMAN_a8r8g8b8 : PIXMAN_x8r8g8b8)
+        guard let pixels = PixelImage(width: width, height: height, format: PIXMAN_a8r8g8b8)
         else { throw .outOfMemory(width: width, height: height) }
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .corrupt(format: "WebP", detail: "libwebp version mismatch") }
+        // Without alpha, MODE_BGRA writes alpha 0xFF: an opaque a8r8g8b8 image either way.
         config.output.colorspace = alpha ? MODE_bgrA : MODE_BGRA
         config.output.is_external_memory = 1
         config.output.u.RGBA.rgba = pixels.base.assumingMemoryBound(to: UInt8.self)

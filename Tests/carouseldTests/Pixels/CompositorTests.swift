@@ -118,7 +118,7 @@ final class CompositorTests: XCTestCase {
         let scene = layout([card(1, x: 80)])
         XCTAssertTrue(compositor.compose(scene, into: frame.buffer))
         assertColour(frame.pixel(x: 160, y: 90), background, "card not ready: background-coloured card")
-        source.cards[1] = TestPictures.solid(green, width: 160, height: 90)
+        source.set(1, TestPictures.solid(green, width: 160, height: 90))
         XCTAssertTrue(compositor.compose(scene, into: frame.buffer), "same layout, but the card arrived")
         assertColour(frame.pixel(x: 160, y: 90), green, "card drawn once ready")
     }

@@ -9,7 +9,7 @@ final class DecodeTests: XCTestCase {
     let background = RGB(0x101010)
     let a: UInt32 = 0xE04030, b: UInt32 = 0x30A050, c: UInt32 = 0x3060D0, d: UInt32 = 0xE0B020
 
-    func card(_ path: String, _ width: Int, _ height: Int, fit: FitMode = .cover) throws -> PixelImage {
+    func card(_ path: String, _ width: Int, _ height: Int, fit: FitMode = .cover) throws -> Card {
         try ImageDecoder.makeCard(path: path, spec: CardSpec(width: width, height: height, fit: fit, background: background))
     }
 

@@ -15,9 +15,10 @@ enum TestPictures {
         return path
     }
 
-    /// An XRGB picture of vertical stripes, one colour each, equally wide.
+    /// An opaque picture of vertical stripes, one colour each, equally wide; a8r8g8b8 with
+    /// alpha 0xFF like the cards the decoder makes.
     static func stripes(_ colours: [UInt32], width: Int, height: Int) -> PixelImage {
-        let image = PixelImage(width: width, height: height)!
+        let image = PixelImage(width: width, height: height, format: PIXMAN_a8r8g8b8)!
         for (i, colour) in colours.enumerated() {
             let left = width * i / colours.count, right = width * (i + 1) / colours.count
             pixman_fill(image.base.assumingMemoryBound(to: UInt32.self), Int32(image.stride / 4), 32,
@@ -126,10 +127,15 @@ func blend(_ a: UInt32, over b: UInt32, opacity: Double) -> UInt32 {
 
 /// A card source with fixed cards, for compositor tests independent of decoding.
 final class FixedCards: CardSource {
-    var cards: [Int: PixelImage]
+    var cards: [Int: Card]
+    let background: RGB
     private(set) var requests = 0
-    init(_ cards: [Int: PixelImage]) { self.cards = cards }
-    func cards(for layout: FrameLayout) -> [Int: PixelImage] {
+    init(_ pictures: [Int: PixelImage], background: RGB = RGB(0x101010)) {
+        self.background = background
+        cards = pictures.mapValues { Card(picture: $0, background: background)! }
+    }
+    func set(_ index: Int, _ picture: PixelImage) { cards[index] = Card(picture: picture, background: background) }
+    func cards(for layout: FrameLayout) -> [Int: Card] {
         requests += 1
         return cards.filter { index, _ in layout.cards.contains { $0.index == index } }
     }
