@@ -231,7 +231,7 @@ final class Compositor {
     /// Runs `body` for horizontal bands of `bounds`, each drawn into the private strip buffer
     /// (strip (0, 0) is the band's top-left), then copies the band's rows into the target.
     private func inStrips(_ bounds: IntRect, _ target: PixelBuffer, _ body: (IntRect, PixelImage) -> Void) {
-        let rows = max(8, Self.stripBytes / (bounds.width * 4))
+        let rows = min(bounds.height, max(8, Self.stripBytes / (bounds.width * 4)))
         guard let strip = stripBuffer(width: bounds.width, height: rows) else {
             Log.error("out of memory for a \(bounds.width)x\(rows) strip buffer")
             return

@@ -33,33 +33,34 @@ struct Benchmark {
         }
     }
 
-    /// One plain memcpy of a whole frame, `runs` times, between `sources` source buffers and
-    /// `destinations` destination buffers taken in turn. With 1 and 1 both stay in the
-    /// last-level cache; with 3 and 2 the traffic is a compose's (three cards read, two
-    /// page-flipped targets written) and the buffers mostly do not fit in it.
-    func memcpyTimings(runs: Int, sources: Int = 1, destinations: Int = 1) -> Timings {
+    /// One plain memcpy of a whole frame between the same two (so cache-resident) buffers.
+    func memcpyTimings(runs: Int) -> Timings {
         var timings = Timings()
-        let from = (0..<sources).compactMap { _ in PixelImage(width: width, height: height) }
-        let to = (0..<destinations).compactMap { _ in PixelImage(width: width, height: height) }
-        guard from.count == sources, to.count == destinations else { return timings }
-        from.forEach { $0.fill(0x336699) }; to.forEach { $0.fill(0) } // fault every page in first
-        for i in 0..<runs {
-            let source = from[i % sources], destination = to[i % destinations]
+        guard let source = PixelImage(width: width, height: height),
+              let destination = PixelImage(width: width, height: height) else { return timings }
+        source.fill(0x336699); destination.fill(0) // fault every page in before timing
+        for _ in 0..<runs {
             timings.add(Stopwatch.time { memcpy(destination.base, source.base, source.byteCount) })
         }
         return timings
     }
 
-    /// Compose time of `frames` moving frames while the engine pages forward again and again.
-    func composeTimings(config: CarouselConfig, paths: [String], frames: Int) -> Timings {
+    /// Compose time of `frames` moving frames while the engine pages forward again and again,
+    /// and beside each compose the time of one plain memcpy of a frame (three sources, two
+    /// destinations in turn, like the cards and page-flipped targets), so both figures are
+    /// taken under the same load and cache conditions.
+    func composeTimings(config: CarouselConfig, paths: [String], frames: Int) -> (compose: Timings, memcpy: Timings) {
         var config = config
         config.interval = 0
         var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
         let store = ImageStore(paths: paths, config: config, viewport: viewport)
         let compositor = Compositor(config: config, store: store)
         let targets = [PixelImage(width: width, height: height), PixelImage(width: width, height: height)].compactMap { $0 }
-        targets.forEach { $0.fill(0) }
-        var timings = Timings()
+        let copySources = (0..<3).compactMap { _ in PixelImage(width: width, height: height) }
+        let copyTargets = (0..<2).compactMap { _ in PixelImage(width: width, height: height) }
+        (targets + copyTargets).forEach { $0.fill(0) }
+        copySources.forEach { $0.fill(0x336699) }
+        var timings = Timings(), copies = Timings()
         var t = 0.0, drawn = 0, warmUp = 10
         while timings.count < frames && t < 600 {
             if !engine.isMoving { _ = engine.page(by: 1, now: t) }
@@ -70,10 +71,12 @@ struct Benchmark {
             var didDraw = false
             let seconds = Stopwatch.time { didDraw = compositor.compose(layout, into: targets[drawn % 2].buffer) }
             guard didDraw else { continue }
+            let source = copySources[drawn % 3], destination = copyTargets[drawn % 2]
+            let copy = Stopwatch.time { memcpy(destination.base, source.base, source.byteCount) }
             drawn += 1
-            if warmUp > 0 { warmUp -= 1 } else { timings.add(seconds) }
+            if warmUp > 0 { warmUp -= 1 } else { timings.add(seconds); copies.add(copy) }
         }
-        return timings
+        return (timings, copies)
     }
 
     struct DecodeFigures {
