@@ -87,7 +87,9 @@ enum ConfigLoader {
                                           message: "\(mediaPath) is not a directory"))
         }
 
-        guard problems.isEmpty else { throw ConfigLoadError(problems: problems.map(\.description)) }
+        guard problems.isEmpty else {
+            throw ConfigLoadError(problems: problems.map(\.description), warnings: warnings.map(\.description))
+        }
         return LoadedConfig(config: config, directory: dir, mediaDirectory: mediaPath, playlist: playlist,
                             playlistFile: playlistFile, warnings: warnings.map(\.description))
     }

@@ -16,5 +16,7 @@ struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
 /// Loading failed: every problem found, each formatted `file:line: key: message`.
 struct ConfigLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     var problems: [String]
+    /// Warnings found along the way (unknown keys, refused entries), for `carouseld check`.
+    var warnings: [String] = []
     var description: String { problems.joined(separator: "\n") }
 }
