@@ -50,86 +50,66 @@ struct ConfigKey: Sendable {
 
     // MARK: - One constructor per value type
 
-    static func number(_ name: String, _ path: WritableKeyPath<CarouselConfig, Double> & Sendable) -> ConfigKey {
-        ConfigKey(name: name) { config, value in
-            guard let d = numberValue(value) else { return expected("a number", value) }
-            config[keyPath: path] = d
-            return nil
-        }
+    typealias Path<T> = WritableKeyPath<CarouselConfig, T> & Sendable
+
+    static func number(_ name: String, _ path: Path<Double>) -> ConfigKey {
+        typed(name, "a number", numberValue) { $0[keyPath: path] = $1 }
     }
 
-    static func integer(_ name: String, _ path: WritableKeyPath<CarouselConfig, Int> & Sendable) -> ConfigKey {
-        ConfigKey(name: name) { config, value in
-            // 2.0 is accepted as 2; 2.5 is not an integer.
-            guard let i = value.int ?? value.double.flatMap({ Int(exactly: $0) }) else {
-                return expected("an integer", value)
-            }
-            config[keyPath: path] = i
-            return nil
-        }
+    /// 2.0 is accepted as 2; 2.5 is not an integer.
+    static func integer(_ name: String, _ path: Path<Int>) -> ConfigKey {
+        typed(name, "an integer", { $0.int ?? $0.double.flatMap { Int(exactly: $0) } }) { $0[keyPath: path] = $1 }
     }
 
-    static func bool(_ name: String, _ path: WritableKeyPath<CarouselConfig, Bool> & Sendable) -> ConfigKey {
-        ConfigKey(name: name) { config, value in
-            guard let b = value.bool else { return expected("true or false", value) }
-            config[keyPath: path] = b
-            return nil
-        }
+    static func bool(_ name: String, _ path: Path<Bool>) -> ConfigKey {
+        typed(name, "true or false", \.bool) { $0[keyPath: path] = $1 }
     }
 
-    static func string(_ name: String, _ path: WritableKeyPath<CarouselConfig, String> & Sendable) -> ConfigKey {
-        ConfigKey(name: name) { config, value in
-            guard let s = value.string else { return expected("a string", value) }
-            config[keyPath: path] = s
-            return nil
-        }
+    static func string(_ name: String, _ path: Path<String>) -> ConfigKey {
+        typed(name, "a string", \.string) { $0[keyPath: path] = $1 }
     }
 
-    static func optionalString(_ name: String, _ path: WritableKeyPath<CarouselConfig, String?> & Sendable) -> ConfigKey {
-        ConfigKey(name: name) { config, value in
-            guard let s = value.string else { return expected("a string", value) }
-            config[keyPath: path] = s
-            return nil
-        }
+    static func optionalString(_ name: String, _ path: Path<String?>) -> ConfigKey {
+        typed(name, "a string", \.string) { $0[keyPath: path] = $1 }
     }
 
     /// Pixels as a number, or a percentage of the screen as a string such as "80%".
-    static func length(_ name: String, _ path: WritableKeyPath<CarouselConfig, Length> & Sendable) -> ConfigKey {
-        ConfigKey(name: name) { config, value in
-            if let px = numberValue(value) { config[keyPath: path] = .pixels(px); return nil }
-            if let s = value.string, s.hasSuffix("%"),
-               let percent = Double(s.dropLast()), percent.isFinite {
-                config[keyPath: path] = .fraction(percent / 100)
+    static func length(_ name: String, _ path: Path<Length>) -> ConfigKey {
+        typed(name, "a number of pixels or a percentage string such as \"80%\"", { value in
+            if let px = numberValue(value) { return .pixels(px) }
+            guard let s = value.string, s.hasSuffix("%"), let percent = Double(s.dropLast()), percent.isFinite else {
                 return nil
             }
-            return expected("a number of pixels or a percentage string such as \"80%\"", value)
-        }
+            return .fraction(percent / 100)
+        }) { $0[keyPath: path] = $1 }
     }
 
-    static func color(_ name: String, _ path: WritableKeyPath<CarouselConfig, RGB> & Sendable) -> ConfigKey {
-        ConfigKey(name: name) { config, value in
-            guard let s = value.string, s.hasPrefix("#"), let rgb = RGB(hex: s) else {
-                return expected("a colour string \"#RRGGBB\"", value)
-            }
-            config[keyPath: path] = rgb
-            return nil
-        }
+    static func color(_ name: String, _ path: Path<RGB>) -> ConfigKey {
+        typed(name, "a colour string \"#RRGGBB\"", { value in
+            value.string.flatMap { $0.hasPrefix("#") ? RGB(hex: $0) : nil }
+        }) { $0[keyPath: path] = $1 }
     }
 
-    static func choice<E: RawRepresentable & CaseIterable & Sendable>(
-        _ name: String, _ path: WritableKeyPath<CarouselConfig, E> & Sendable
-    ) -> ConfigKey where E.RawValue == String {
+    static func choice<E: RawRepresentable & CaseIterable & Sendable>(_ name: String, _ path: Path<E>) -> ConfigKey
+    where E.RawValue == String {
+        let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        return typed(name, allowed, { $0.string.flatMap(E.init(rawValue:)) }) { $0[keyPath: path] = $1 }
+    }
+
+    /// A key whose value `extract` converts (nil: wrong type, reported as expecting `what`).
+    private static func typed<T>(_ name: String, _ what: String,
+                                 _ extract: @escaping @Sendable (any TOMLValueConvertible) -> T?,
+                                 _ store: @escaping @Sendable (inout CarouselConfig, T) -> Void) -> ConfigKey {
         ConfigKey(name: name) { config, value in
-            let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-            guard let s = value.string, let e = E(rawValue: s) else { return expected(allowed, value) }
-            config[keyPath: path] = e
+            guard let converted = extract(value) else { return expected(what, value) }
+            store(&config, converted)
             return nil
         }
     }
 
     // MARK: - Helpers
 
-    private static func numberValue(_ value: any TOMLValueConvertible) -> Double? {
+    @Sendable private static func numberValue(_ value: any TOMLValueConvertible) -> Double? {
         if let d = value.double { return d }
         if let i = value.int { return Double(i) }
         return nil
