@@ -104,7 +104,7 @@ final class ConfigFuzzTests: XCTestCase {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.png"])
         var rng = SeededRandom(seed: 7)
         let playlist = Array("#EXTM3U\n#EXTINF:5,A\na.jpg\n../x.jpg\nb.png\n".utf8)
-        for i in 0..<300 {
+        for i in 0..<200 {
             var conf = Array(Self.validFile.utf8), list = playlist
             for _ in 0..<3 {
                 let at = Int.random(in: 0..<conf.count, using: &rng)

@@ -13,6 +13,13 @@ final class ConfigReloadTests: XCTestCase {
 
     override func tearDown() { Log.sink = nil }
 
+    /// A notifier past its first READY=1, as during normal running.
+    private func runningNotifier() -> Notifier {
+        let notifier = Notifier()
+        notifier.ready()
+        return notifier
+    }
+
     private func engine(for controller: ReloadController, showing index: Int) -> CarouselEngine {
         CarouselEngine(config: controller.current.config, itemCount: controller.current.playlist.count,
                        viewport: Size(width: 800, height: 480), now: 0, startIndex: index,
@@ -22,7 +29,8 @@ final class ConfigReloadTests: XCTestCase {
     func testValidReloadKeepsThePictureOnScreen() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
         let socket = try NotifySocket()
-        let controller = try ReloadController(directory: dir.path)
+        let controller = try ReloadController(directory: dir.path, notifier: runningNotifier())
+        XCTAssertEqual(socket.messages(), ["READY=1"])
         var engine = engine(for: controller, showing: 2) // c.jpg
         try dir.write("carouseld.conf", "interval = 9\n")
         try dir.write("playlist.m3u", "d.jpg\n#EXTINF:7,C\nc.jpg\na.jpg\n")
@@ -49,10 +57,11 @@ final class ConfigReloadTests: XCTestCase {
 
     func testInvalidReloadKeepsTheOldConfigAndSaysSo() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"])
-        let controller = try ReloadController(directory: dir.path)
+        let socket = try NotifySocket()
+        let controller = try ReloadController(directory: dir.path, notifier: runningNotifier())
+        _ = socket.messages()
         let good = controller.current
         var engine = engine(for: controller, showing: 1)
-        let socket = try NotifySocket()
         try dir.write("carouseld.conf", "interval = 3\nfit = \"fill\"\nspacing = -4\n")
         guard case .rejected(let problems) = controller.reload(engine: &engine, now: 1) else {
             return XCTFail("an invalid config must be rejected")
@@ -69,6 +78,8 @@ final class ConfigReloadTests: XCTestCase {
         XCTAssertEqual(messages.count, 3)
         XCTAssertEqual(messages.last, "READY=1")
         XCTAssertEqual(messages[1], "STATUS=" + StatusLine.invalid(problems))
+        // Swiping while the file is broken keeps the warning in the status line.
+        XCTAssertEqual(controller.statusText(selectedIndex: 0), StatusLine.invalid(problems) + "; showing 1/2 a.jpg")
 
         // Fixing the file recovers, and the status line says what is shown again.
         try dir.write("carouseld.conf", "interval = 3\n")

@@ -16,15 +16,33 @@ final class NotifierTests: XCTestCase {
 
     func testReloadingCarriesMonotonicTime() throws {
         let socket = try NotifySocket()
+        let notifier = Notifier()
+        notifier.ready()
         let before = Notifier.monotonicMicroseconds()
-        Notifier().reloading()
+        notifier.reloading()
         let after = Notifier.monotonicMicroseconds()
-        let message = try XCTUnwrap(socket.messages().first)
+        notifier.reloaded()
+        let messages = socket.messages()
+        XCTAssertEqual(messages.count, 3)
+        XCTAssertEqual(messages.last, "READY=1")
+        let message = try XCTUnwrap(messages.dropFirst().first)
         let lines = message.split(separator: "\n")
         XCTAssertEqual(lines.first, "RELOADING=1")
         let stamp = try XCTUnwrap(lines.last.flatMap { UInt64($0.dropFirst("MONOTONIC_USEC=".count)) })
         XCTAssertTrue(lines.last?.hasPrefix("MONOTONIC_USEC=") ?? false)
         XCTAssertTrue((before...after).contains(stamp), "\(before) <= \(stamp) <= \(after)")
+    }
+
+    func testReloadsBeforeTheFirstFrameAreNotAnnounced() throws {
+        let socket = try NotifySocket()
+        let notifier = Notifier()
+        notifier.reloading()
+        notifier.reloaded()
+        XCTAssertEqual(socket.messages(), [], "READY=1 must wait for the first frame")
+        XCTAssertFalse(notifier.isReady)
+        notifier.ready()
+        XCTAssertTrue(notifier.isReady)
+        XCTAssertEqual(socket.messages(), ["READY=1"])
     }
 
     func testStatusIsOneLine() throws {
@@ -52,13 +70,13 @@ final class NotifierTests: XCTestCase {
 
     func testWatchdogPingsEachInterval() throws {
         let socket = try NotifySocket()
-        var watchdog = Watchdog(interval: 1.0, now: 100)
+        var watchdog = Watchdog(interval: 1.0, notifier: Notifier(), now: 100)
         XCTAssertEqual(watchdog.nextDeadline, 101)
         XCTAssertFalse(watchdog.fire(now: 100.9))
         XCTAssertTrue(watchdog.fire(now: 101.05))
         XCTAssertEqual(watchdog.nextDeadline, 102.05)
         XCTAssertEqual(socket.messages(), ["WATCHDOG=1"])
-        var off = Watchdog(interval: nil, now: 0)
+        var off = Watchdog(interval: nil, notifier: Notifier(), now: 0)
         XCTAssertNil(off.nextDeadline)
         XCTAssertFalse(off.fire(now: 1e9))
     }

@@ -41,21 +41,30 @@ final class ReloadController {
                                itemDurations: current.itemDurations, keepIndex: keepIndex, now: now)
             fallthrough
         case .unchanged:
-            let index = engine.selectedIndex
-            if current.playlist.indices.contains(index) {
-                notifier.status(StatusLine.showing(index: index, count: current.playlist.count,
-                                                   name: current.playlist[index].name))
-            }
+            announce(selectedIndex: engine.selectedIndex)
         case .rejected:
             break
         }
         return outcome
     }
 
+    /// Puts "showing 3/12 beach.jpg" in systemd's status line; the daemon calls it whenever the
+    /// selection changes. While the directory on disk is invalid the line keeps saying so.
+    func announce(selectedIndex index: Int) {
+        notifier.status(statusText(selectedIndex: index))
+    }
+
+    func statusText(selectedIndex index: Int) -> String {
+        let playlist = current.playlist
+        let showing = playlist.indices.contains(index)
+            ? StatusLine.showing(index: index, count: playlist.count, name: playlist[index].name) : "no images"
+        return problems.isEmpty ? showing : StatusLine.invalid(problems) + "; " + showing
+    }
+
     /// Reloads from disk without an engine (tests, `check`): `showing` is the path on screen.
     func reload(showing: String?, selectedIndex: Int = 0) -> Outcome {
         notifier.reloading()
-        defer { notifier.ready() }
+        defer { notifier.reloaded() }
         let loaded: LoadedConfig
         do {
             loaded = try ConfigLoader.load(directory: directory)

@@ -4,16 +4,33 @@ import Glibc
 /// Tells systemd what the daemon is doing, through libsystemd's `sd_notify` (Type=notify).
 /// Without `NOTIFY_SOCKET` (not started by systemd) every call is a no-op, so the daemon and
 /// tests run the same code.
-struct Notifier: Sendable {
-    /// The main PID sends everything: the unit uses NotifyAccess=main.
+///
+/// One instance per daemon (the main PID sends everything: the unit uses NotifyAccess=main).
+final class Notifier {
+    /// READY=1 has been sent: the first frame is on screen.
+    private(set) var isReady = false
+
     init() {}
 
-    /// The first frame is on screen (or a reload finished).
-    func ready() { send("READY=1") }
+    /// The first frame is on screen.
+    func ready() {
+        isReady = true
+        send("READY=1")
+    }
 
     /// A reload starts. systemd 253+ requires MONOTONIC_USEC with RELOADING=1 to match the
-    /// reload to its request; older versions ignore it.
-    func reloading() { send("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())") }
+    /// reload to its request; older versions ignore it. Before the first READY=1 a reload is
+    /// part of starting up and is not announced (READY=1 after it would come too early).
+    func reloading() {
+        guard isReady else { return }
+        send("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())")
+    }
+
+    /// A reload finished, whatever its outcome: the service is running again.
+    func reloaded() {
+        guard isReady else { return }
+        send("READY=1")
+    }
 
     func stopping() { send("STOPPING=1") }
 

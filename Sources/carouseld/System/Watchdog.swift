@@ -6,7 +6,7 @@ struct Watchdog {
     private(set) var nextDeadline: Double?
     private let notifier: Notifier
 
-    init(interval: Double? = Notifier.watchdogInterval(), notifier: Notifier = Notifier(), now: Double) {
+    init(interval: Double? = Notifier.watchdogInterval(), notifier: Notifier, now: Double) {
         self.interval = interval
         self.notifier = notifier
         nextDeadline = interval.map { now + $0 }
