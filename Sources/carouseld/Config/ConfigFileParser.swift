@@ -1,10 +1,11 @@
 import CarouselEngine
+import Synchronization
 import TOMLKit
 
 /// Turns the text of `carouseld.conf` into a `CarouselConfig` with TOMLKit (toml++), then
 /// checks types and ranges. Unknown keys are warnings, everything else is a problem.
 enum ConfigFileParser {
-    struct Result {
+    struct Result: Sendable {
         var config = CarouselConfig()
         var problems: [ConfigProblem] = []
         var warnings: [ConfigProblem] = []
@@ -12,7 +13,21 @@ enum ConfigFileParser {
         var lines: KeyLines? = nil
     }
 
+    /// TOMLKit 0.6 never frees a parsed document (its TOMLTable has no deinit; about 2 KB for a
+    /// typical carouseld.conf). The last text's result is kept, so the many reloads caused by
+    /// picture changes parse nothing and leak nothing; only real edits of the file do.
+    private static let lastParse = Mutex<(bytes: [UInt8], file: String, result: Result)?>(nil)
+
     static func parse(bytes: [UInt8], file: String) -> Result {
+        if let cached = lastParse.withLock({ $0 }), cached.bytes == bytes, cached.file == file {
+            return cached.result
+        }
+        let result = parseUncached(bytes: bytes, file: file)
+        lastParse.withLock { $0 = (bytes, file, result) }
+        return result
+    }
+
+    private static func parseUncached(bytes: [UInt8], file: String) -> Result {
         var result = Result()
         if let refusal = TOMLInputGuard.refusal(bytes) {
             result.problems.append(ConfigProblem(file: file, line: refusal.line, key: "syntax", message: refusal.message))

@@ -3,7 +3,7 @@
 /// Why: TOMLKit reports source positions only for parse errors, not for values, so value
 /// errors would have no line. This is a lookup over an already-parsed file's lines, not a
 /// parser: it only has to point at the right line for a key the parser already accepted.
-struct KeyLines {
+struct KeyLines: Sendable {
     private var firstLine: [String: Int] = [:]
 
     init(text: String) {
