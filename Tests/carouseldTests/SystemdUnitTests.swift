@@ -75,7 +75,7 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertEqual(values("DevicePolicy"), ["closed"])
         XCTAssertEqual(Set(values("DeviceAllow")), ["char-drm rw", "char-input rw", "char-fb rw"])
         XCTAssertEqual(values("ProtectSystem"), ["strict"])
-        XCTAssertEqual(values("ReadOnlyPaths"), ["/etc/carouseld"])
+        XCTAssertEqual(values("ReadOnlyPaths"), ["-/etc/carouseld"])
         XCTAssertEqual(values("CapabilityBoundingSet"), [""])
         XCTAssertEqual(values("NoNewPrivileges"), ["yes"])
         XCTAssertEqual(values("Conflicts"), ["getty@tty1.service"])

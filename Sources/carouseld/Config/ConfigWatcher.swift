@@ -37,6 +37,8 @@ final class ConfigWatcher {
     }
     private var roles: [Int32: Set<Role>] = [:]
     private var firstPendingEvent: Double?
+    /// Room for many events per read(2); kept, so a wakeup allocates nothing.
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     private static let mask: UInt32 = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
         | IN_ATTRIB | IN_MODIFY | IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
@@ -67,7 +69,6 @@ final class ConfigWatcher {
     func handleReadable(now: Double) {
         var relevant = false
         var rewatch = false
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -75,7 +76,8 @@ final class ConfigWatcher {
                 break // EAGAIN: drained
             }
             if count == 0 { break }
-            Self.forEachEvent(in: buffer, count: count) { wd, mask, name in
+            let events = buffer
+            Self.forEachEvent(in: events, count: count) { wd, mask, name in
                 let (matters, affectsWatches) = classify(wd: wd, mask: mask, name: name)
                 relevant = relevant || matters
                 rewatch = rewatch || affectsWatches
