@@ -30,7 +30,7 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let bench = Benchmark()
         if let rssPlaylist {
-            let paths = try MediaListing.imagePaths(in: rssPlaylist).filter { $0.contains("/photo-") }
+            let paths = (MediaDirectory(path: rssPlaylist)?.scan().paths ?? []).filter { $0.contains("/photo-") }
             print("peak-rss-bytes \(bench.peakRSSCyclingPlaylist(Array(paths.prefix(photos)), config: CarouselConfig()) ?? -1)")
             return
         }
@@ -42,10 +42,10 @@ struct BenchCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
         print("carouseld bench: \(bench.width)x\(bench.height) XRGB8888")
+        var paths: [String] = []
         let generation = try Stopwatch.time {
-            _ = try Benchmark.makePhotos(in: directory, distinct: 4, total: photos)
+            paths = try Benchmark.makePhotos(in: directory, distinct: 4, total: photos)
         }
-        let paths = Array(try MediaListing.imagePaths(in: directory).filter { $0.contains("/photo-") })
         print(String(format: "generated 4 distinct 4000x3000 JPEGs (%.1f MB each), %d playlist entries, in %.1f s",
                      Double(fileSize(paths[0])) / 1e6, paths.count, generation))
 

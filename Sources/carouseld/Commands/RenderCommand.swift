@@ -42,20 +42,21 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Until the carouseld.conf loader lands, the defaults apply; the pictures come from
-        // the config directory's media folder.
-        let settings = CarouselConfig()
-        let mode = DisplayMode(parsing: size)!
-        let mediaDirectory = settings.media.hasPrefix("/") ? settings.media : "\(config)/\(settings.media)"
-        var listed: [String] = []
-        do { listed = try MediaListing.imagePaths(in: mediaDirectory) } catch {
-            Log.warning("cannot list \(mediaDirectory): \(error.localizedDescription)")
+        // The same loader as the daemon: carouseld.conf, then playlist.m3u or the media directory.
+        let loaded: LoadedConfig
+        do { loaded = try ConfigLoader.load(directory: config) } catch {
+            for problem in error.problems { Log.error(problem) }
+            throw ExitCode.failure
         }
-        let paths = OfflineRenderer.usablePaths(listed, maxPixels: settings.maxImagePixels, source: mediaDirectory)
+        for warning in loaded.warnings { Log.warning(warning) }
+        let mode = DisplayMode(parsing: size)!
+        let usable = Set(OfflineRenderer.usablePaths(loaded.playlist.map(\.path),
+                                                     maxPixels: loaded.config.maxImagePixels, source: loaded.mediaDirectory))
+        let items = loaded.playlist.filter { usable.contains($0.path) }
         let touches = try input.map { path throws(TouchScript.Failure) in try TouchScript.load(path) } ?? []
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let renderer = try OfflineRenderer(config: settings, paths: paths, width: mode.width, height: mode.height,
-                                           touches: touches)
+        let renderer = try OfflineRenderer(config: loaded.config, paths: items.map(\.path), width: mode.width,
+                                           height: mode.height, itemDurations: items.map(\.duration), touches: touches)
         for time in try times() {
             let path = "\(out)/\(OfflineRenderer.fileName(at: time))"
             try PNGWriter.write(renderer.frame(at: time), to: path)

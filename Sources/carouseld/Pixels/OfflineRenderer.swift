@@ -14,8 +14,10 @@ final class OfflineRenderer {
     private var touches: [TouchFrame]
     private var step = 0
 
-    /// `paths` are the playlist; skipped files must already be removed (see `usablePaths`).
-    init(config: CarouselConfig, paths: [String], width: Int, height: Int, touches: [TouchFrame] = []) throws {
+    /// `paths` are the playlist (with `itemDurations` from #EXTINF); skipped files must already
+    /// be removed (see `usablePaths`).
+    init(config: CarouselConfig, paths: [String], width: Int, height: Int, itemDurations: [Double?] = [],
+         touches: [TouchFrame] = []) throws {
         let viewport = Size(width: Double(width), height: Double(height))
         guard let frame = PixelImage(width: width, height: height) else {
             throw PNGWriter.Failure(path: "", reason: "out of memory for a \(width)x\(height) frame")
@@ -23,7 +25,8 @@ final class OfflineRenderer {
         self.frame = frame
         store = ImageStore(paths: paths, config: config, viewport: viewport)
         compositor = Compositor(config: config, store: store)
-        engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
+        engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0,
+                                itemDurations: itemDurations)
         self.touches = touches
     }
 
