@@ -1,11 +1,118 @@
 import ArgumentParser
+import CarouselEngine
+import Foundation
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmark composing and decoding.")
+        abstract: "Benchmark composing and decoding (build with `swift build -c release` first).",
+        discussion: """
+            Prints, for 1920x1080 XRGB8888: compose p50/p99 for translate-only and for scaled-centre \
+            frames against one memcpy of a frame; full vs scaled JPEG decode of a 4000x3000 photo; \
+            peak RSS while paging through a playlist of generated 4000x3000 JPEGs. Each figure is \
+            checked against its target (PASS/MISS).
+            """)
+
+    @Option(help: "Photos in the peak-RSS playlist.")
+    var photos: Int = 200
+
+    @Option(help: "Frames timed per compose benchmark.")
+    var frames: Int = 300
+
+    @Option(help: ArgumentHelp("Child mode: cycle this directory's photos and print the peak RSS.", visibility: .hidden))
+    var rssPlaylist: String?
+
+    func validate() throws {
+        guard (1...10_000).contains(photos) else { throw ValidationError("--photos \(photos) must be 1...10000") }
+        guard (10...100_000).contains(frames) else { throw ValidationError("--frames \(frames) must be 10...100000") }
+    }
 
     func run() throws {
-        throw ValidationError("'carouseld bench' is not available in this build yet")
+        let bench = Benchmark()
+        if let rssPlaylist {
+            let paths = (MediaDirectory(path: rssPlaylist)?.scan().paths ?? []).filter { $0.contains("/photo-") }
+            print("peak-rss-bytes \(bench.peakRSSCyclingPlaylist(Array(paths.prefix(photos)), config: CarouselConfig()) ?? -1)")
+            return
+        }
+        #if DEBUG
+        print("note: this is a debug build; figures are meaningful with `swift build -c release`")
+        #endif
+        let directory = NSTemporaryDirectory() + "carouseld-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+
+        print("carouseld bench: \(bench.width)x\(bench.height) XRGB8888")
+        var paths: [String] = []
+        let generation = try Stopwatch.time {
+            paths = try Benchmark.makePhotos(in: directory, distinct: 4, total: photos)
+        }
+        print(String(format: "generated 4 distinct 4000x3000 JPEGs (%.1f MB each), %d playlist entries, in %.1f s",
+                     Double(fileSize(paths[0])) / 1e6, paths.count, generation))
+
+        let hot = bench.memcpyTimings(runs: 60).p50
+        print(String(format: "memcpy of one frame (%d bytes) between the same two cache-resident buffers: %.3f ms (p50 of 60)",
+                     bench.width * bench.height * 4, hot * 1e3))
+
+        var flat = CarouselConfig()
+        flat.sideScale = 1; flat.sideOpacity = 1; flat.centerScale = 1; flat.centerOpacity = 1
+        let translate = bench.composeTimings(config: flat, paths: Array(paths.prefix(5)), frames: frames)
+        report("compose, translate-only frames", translate, target: 1.5)
+        let scaled = bench.composeTimings(config: CarouselConfig(), paths: Array(paths.prefix(5)), frames: frames)
+        report("compose, scaled centre (scale 0.85-1, opacity 0.6-1)", scaled, target: 3)
+
+        let decode = try bench.decodeFigures(path: paths[0], config: CarouselConfig(), runs: 5)
+        let ratio = decode.scaled.p50 / decode.full.p50
+        print(String(format: "JPEG 4000x3000 -> %dx%d card, p50 of 5: full decode %.1f ms + scale = %.1f ms; scaled decode (%d/%d) %.1f ms + scale = %.1f ms",
+                     decode.card.width, decode.card.height, decode.fullDecodeOnly.p50 * 1e3, decode.full.p50 * 1e3,
+                     decode.scale.num, decode.scale.denom, decode.scaledDecodeOnly.p50 * 1e3, decode.scaled.p50 * 1e3))
+        verdict(String(format: "  scaled / full = %.2f", ratio), ratio <= 0.4, "target <= 0.40")
+
+        let empty = directory + "/empty"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let (floor, _) = try peakRSSInChild(directory: empty, photos: 1)
+        let (peak, seconds) = try peakRSSInChild(directory: directory, photos: paths.count)
+        print(String(format: "peak RSS of the same process with an empty playlist (Swift runtime, Foundation and the other libraries, one frame buffer): %.1f MB",
+                     Double(floor) / 1_048_576))
+        verdict(String(format: "peak RSS paging through %d photos: %.1f MB, %.1f MB above the empty playlist (fresh process, %.0f s)",
+                       paths.count, Double(peak) / 1_048_576, Double(peak - floor) / 1_048_576, seconds),
+                peak <= 64 * 1_048_576, "target <= 64 MB")
+    }
+
+    private func report(_ name: String, _ figures: (compose: Timings, memcpy: Timings), target: Double) {
+        let (timings, copies) = figures
+        print(String(format: "%@: p50 %.3f ms, p99 %.3f ms over %d frames; a memcpy of one frame beside each: p50 %.3f ms, p99 %.3f ms",
+                     name, timings.p50 * 1e3, timings.p99 * 1e3, timings.count, copies.p50 * 1e3, copies.p99 * 1e3))
+        let ratio = timings.p50 / copies.p50
+        verdict(String(format: "  compose p50 / memcpy p50 = %.2f (p99 / p99 = %.2f)", ratio, timings.p99 / copies.p99),
+                ratio <= target, String(format: "target <= %.1f", target))
+    }
+
+    private func verdict(_ line: String, _ pass: Bool, _ target: String) {
+        print("\(line)  [\(target)] \(pass ? "PASS" : "MISS")")
+    }
+
+    /// Runs the playlist cycle in a fresh carouseld process, so the other benchmarks'
+    /// allocations (a full-size 4000x3000 decode is 48 MB) do not count.
+    private func peakRSSInChild(directory: String, photos: Int) throws -> (bytes: Int, seconds: Double) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["bench", "--rss-playlist", directory, "--photos", String(photos)]
+        let output = Pipe()
+        process.standardOutput = output
+        var text = ""
+        let seconds = try Stopwatch.time {
+            try process.run()
+            text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+        }
+        guard process.terminationStatus == 0, let value = text.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
+              value > 0 else {
+            throw ValidationError("the peak-RSS child failed (status \(process.terminationStatus)): \(text)")
+        }
+        return (value, seconds)
+    }
+
+    private func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 }

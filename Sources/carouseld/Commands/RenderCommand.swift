@@ -1,11 +1,66 @@
 import ArgumentParser
+import CarouselEngine
+import Foundation
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render frames of the carousel to PNG files, with no display.")
+        abstract: "Render frames of the carousel to PNG files, with no display.",
+        discussion: """
+            Writes one PNG per time in --at, named frame-SSSS.mmm.png (e.g. frame-0001.500.png for \
+            1.5 s), of the undisturbed carousel (auto-advance included) or of --input's touches.
+            """)
+
+    @Option(help: "Config directory: carouseld.conf and its image directory.")
+    var config: String = "config/example"
+
+    @Option(help: "Frame size WIDTHxHEIGHT.")
+    var size: String = "1920x1080"
+
+    @Option(help: "Comma-separated times in seconds, e.g. 0,1.5,3.")
+    var at: String = "0"
+
+    @Option(help: "Output directory for the PNG files (created if missing).")
+    var out: String
+
+    @Option(help: "JSON touch script: [{\"t\":1.0,\"slot\":0,\"phase\":\"down\",\"x\":900,\"y\":400}, ...].")
+    var input: String?
+
+    func validate() throws {
+        guard DisplayMode(parsing: size) != nil else {
+            throw ValidationError("--size \(size) is not WIDTHxHEIGHT (1...16384 each), e.g. 1920x1080")
+        }
+        _ = try times()
+    }
+
+    private func times() throws -> [Double] {
+        let parts = at.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let values = parts.compactMap(Double.init)
+        guard !parts.isEmpty, values.count == parts.count, values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 86_400 })
+        else { throw ValidationError("--at \(at) must be comma-separated seconds between 0 and 86400, e.g. 0,1.5,3") }
+        return values.sorted()
+    }
 
     func run() throws {
-        throw ValidationError("'carouseld render' is not available in this build yet")
+        // The same loader as the daemon: carouseld.conf, then playlist.m3u or the media directory.
+        let loaded: LoadedConfig
+        do { loaded = try ConfigLoader.load(directory: config) } catch {
+            for problem in error.problems { Log.error(problem) }
+            throw ExitCode.failure
+        }
+        for warning in loaded.warnings { Log.warning(warning) }
+        let mode = DisplayMode(parsing: size)!
+        let usable = Set(OfflineRenderer.usablePaths(loaded.playlist.map(\.path),
+                                                     maxPixels: loaded.config.maxImagePixels, source: loaded.mediaDirectory))
+        let items = loaded.playlist.filter { usable.contains($0.path) }
+        let touches = try input.map { path throws(TouchScript.Failure) in try TouchScript.load(path) } ?? []
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let renderer = try OfflineRenderer(config: loaded.config, paths: items.map(\.path), width: mode.width,
+                                           height: mode.height, itemDurations: items.map(\.duration), touches: touches)
+        for time in try times() {
+            let path = "\(out)/\(OfflineRenderer.fileName(at: time))"
+            try PNGWriter.write(renderer.frame(at: time), to: path)
+            print(path)
+        }
     }
 }

@@ -1,0 +1,144 @@
+import CarouselEngine
+import Foundation
+import Glibc
+
+/// The measurements behind `carouseld bench`, at one screen size. Frames come from the real
+/// engine paging through real decoded photos, composed the way the daemon composes them
+/// (alternating between two target buffers, as with page flipping).
+struct Benchmark {
+    var width = 1920
+    var height = 1080
+    var viewport: Size { Size(width: Double(width), height: Double(height)) }
+
+    /// Writes `distinct` generated 4000×3000 JPEGs into `directory` and names `total` playlist
+    /// entries after them (hard links, so 200 photos cost the disk space of a few).
+    static func makePhotos(in directory: String, distinct: Int, total: Int,
+                           width: Int = 4000, height: Int = 3000) throws -> [String] {
+        var sources: [String] = []
+        for k in 0..<max(1, distinct) {
+            guard let photo = SyntheticPhoto.make(width: width, height: height, seed: UInt32(k + 1)),
+                  let jpeg = JPEGEncoder.encode(photo, quality: 90) else {
+                throw PNGWriter.Failure(path: directory, reason: "cannot generate a \(width)x\(height) photo")
+            }
+            let path = "\(directory)/source-\(k).jpg"
+            try Data(jpeg).write(to: URL(fileURLWithPath: path))
+            sources.append(path)
+        }
+        return try (0..<total).map { i in
+            let path = "\(directory)/\(String(format: "photo-%03d.jpg", i))"
+            if link(sources[i % sources.count], path) != 0 {
+                try FileManager.default.copyItem(atPath: sources[i % sources.count], toPath: path)
+            }
+            return path
+        }
+    }
+
+    /// One plain memcpy of a whole frame between the same two (so cache-resident) buffers.
+    func memcpyTimings(runs: Int) -> Timings {
+        var timings = Timings()
+        guard let source = PixelImage(width: width, height: height),
+              let destination = PixelImage(width: width, height: height) else { return timings }
+        source.fill(0x336699); destination.fill(0) // fault every page in before timing
+        for _ in 0..<runs {
+            timings.add(Stopwatch.time { memcpy(destination.base, source.base, source.byteCount) })
+        }
+        return timings
+    }
+
+    /// Compose time of `frames` moving frames while the engine pages forward again and again,
+    /// and beside each compose the time of one plain memcpy of a frame (three sources, two
+    /// destinations in turn, like the cards and page-flipped targets), so both figures are
+    /// taken under the same load and cache conditions.
+    func composeTimings(config: CarouselConfig, paths: [String], frames: Int) -> (compose: Timings, memcpy: Timings) {
+        var config = config
+        config.interval = 0
+        var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
+        let store = ImageStore(paths: paths, config: config, viewport: viewport)
+        let compositor = Compositor(config: config, store: store)
+        let targets = [PixelImage(width: width, height: height), PixelImage(width: width, height: height)].compactMap { $0 }
+        let copySources = (0..<3).compactMap { _ in PixelImage(width: width, height: height) }
+        let copyTargets = (0..<2).compactMap { _ in PixelImage(width: width, height: height) }
+        (targets + copyTargets).forEach { $0.fill(0) }
+        copySources.forEach { $0.fill(0x336699) }
+        var timings = Timings(), copies = Timings()
+        var t = 0.0, drawn = 0, warmUp = 10
+        while timings.count < frames && t < 600 {
+            if !engine.isMoving { _ = engine.page(by: 1, now: t) }
+            t += 1.0 / 60
+            _ = engine.update(now: t)
+            let layout = engine.layout()
+            store.waitUntilLoaded(for: layout)
+            var didDraw = false
+            let seconds = Stopwatch.time { didDraw = compositor.compose(layout, into: targets[drawn % 2].buffer) }
+            guard didDraw else { continue }
+            let source = copySources[drawn % 3], destination = copyTargets[drawn % 2]
+            let copy = Stopwatch.time { memcpy(destination.base, source.base, source.byteCount) }
+            drawn += 1
+            if warmUp > 0 { warmUp -= 1 } else { timings.add(seconds); copies.add(copy) }
+        }
+        return (timings, copies)
+    }
+
+    struct DecodeFigures {
+        var full = Timings(), fullDecodeOnly = Timings()
+        var scaled = Timings(), scaledDecodeOnly = Timings()
+        var scale = JPEGScale(num: 1, denom: 1)
+        var card = (width: 0, height: 0)
+    }
+
+    /// One JPEG to one card: full-size decode plus the resample, against the scaled decode
+    /// plus the resample carouseld does. File reading is left out of both.
+    func decodeFigures(path: String, config: CarouselConfig, runs: Int) throws -> DecodeFigures {
+        let bytes = try ImageFile.read(path)
+        let spec = CardSpec(config: config, cardWidth: config.cardWidth.resolve(in: viewport.width),
+                            cardHeight: config.cardHeight.resolve(in: viewport.height))
+        var figures = DecodeFigures()
+        figures.card = (spec.width, spec.height)
+        try bytes.withUnsafeBytes { (raw) throws in
+            let header = try JPEGDecoder.header(raw)
+            let needed = FitPlacement(imageWidth: header.upright.width, imageHeight: header.upright.height,
+                                      cardWidth: spec.width, cardHeight: spec.height, fit: spec.fit).scale
+            figures.scale = JPEGScale.choose(width: header.width, height: header.height, needed: needed,
+                                             available: JPEGDecoder.availableScales)
+            for _ in 0..<runs {
+                for (scale, total, decodeOnly) in [(1.0, \DecodeFigures.full, \DecodeFigures.fullDecodeOnly),
+                                                   (needed, \.scaled, \.scaledDecodeOnly)] {
+                    var decoded: DecodedImage?
+                    let decoding = try Stopwatch.time { decoded = try JPEGDecoder.decode(raw, header: header, neededScale: scale) }
+                    let scaling = try Stopwatch.time { _ = try decoded.map { try CardScaler.makeCard(from: $0, spec: spec) } }
+                    figures[keyPath: decodeOnly].add(decoding)
+                    figures[keyPath: total].add(decoding + scaling)
+                }
+            }
+        }
+        return figures
+    }
+
+    /// Pages through the whole playlist like the daemon (a moving and a settled frame per
+    /// page) and returns the peak RSS. Run in a fresh process so nothing else counts.
+    func peakRSSCyclingPlaylist(_ paths: [String], config: CarouselConfig) -> Int? {
+        var config = config
+        config.interval = 0
+        var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
+        let store = ImageStore(paths: paths, config: config, viewport: viewport)
+        let compositor = Compositor(config: config, store: store)
+        guard let target = PixelImage(width: width, height: height) else { return nil }
+        var t = 0.0
+        func draw() {
+            let layout = engine.layout()
+            store.waitUntilLoaded(for: layout)
+            compositor.compose(layout, into: target.buffer)
+        }
+        draw()
+        for _ in paths.indices {
+            _ = engine.page(by: 1, now: t)
+            t += 0.15
+            _ = engine.update(now: t)
+            draw()
+            let deadline = t + 10
+            while engine.isMoving && t < deadline { t += 1.0 / 60; _ = engine.update(now: t) }
+            draw()
+        }
+        return PeakMemory.current()
+    }
+}

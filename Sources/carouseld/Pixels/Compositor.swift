@@ -1,0 +1,253 @@
+import CImaging
+import CarouselEngine
+
+/// Draws one engine layout into an XRGB8888 buffer with pixman: background, cards (copied
+/// when only translated, transformed when scaled, blended when faded), page dots.
+///
+/// The target is only ever written, never read: it may be a DRM dumb buffer, which is usually
+/// uncached memory where reads are very slow. So every operation on the target is one that
+/// ignores what is there: `pixman_fill` for the background, `pixman_blt` for translated cards,
+/// SRC compositing for scaled opaque cards (their bordered images blend the edges into the
+/// background colour). Anything that must blend (faded cards, overlapping cards, the dots) is
+/// composed in a small private strip buffer that stays in cache, and its rows are then copied.
+///
+/// Nothing is drawn when the target already shows the layout: the compositor remembers, per
+/// target buffer, the last layout it drew and which of its cards were ready.
+final class Compositor {
+    /// Rows of the private strip buffer are sized to about this many bytes (fits in L2).
+    static let stripBytes = 256 * 1024
+
+    private let config: CarouselConfig
+    private let source: CardSource
+    private let background: UInt32
+    private let dotStamp: DotStamp?
+    private var strip: PixelImage?
+    private var lastDrawn: [TargetIdentity: DrawnState] = [:]
+
+    private struct DrawnState: Equatable {
+        var layout: FrameLayout
+        var ready: [Bool]
+    }
+
+    init(config: CarouselConfig, store: CardSource) {
+        self.config = config
+        self.source = store
+        self.background = config.background.value | 0xFF00_0000
+        self.dotStamp = DotStamp(diameter: config.dotSize)
+    }
+
+    /// Draws `layout` into `target`; returns false (and touches nothing) when `target` already
+    /// shows exactly this layout with the same cards ready.
+    @discardableResult
+    func compose(_ layout: FrameLayout, into target: PixelBuffer) -> Bool {
+        let cards = source.cards(for: layout)
+        let ready = layout.cards.map { cards[$0.index] != nil }
+        let state = DrawnState(layout: layout, ready: ready)
+        if lastDrawn[target.identity] == state { return false }
+        guard let targetImage = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(target.width), Int32(target.height),
+                                                         target.base.assumingMemoryBound(to: UInt32.self),
+                                                         Int32(target.stride)) else { return false }
+        defer { pixman_image_unref(targetImage) }
+
+        let dots = DotsLayout(config: config, layout: layout)
+        let plan = CompositorPlan(
+            layout: layout,
+            sizes: layout.cards.map { card in cards[card.index].map { ($0.width, $0.height) } },
+            dots: dots.bounds, clip: IntRect(x: 0, y: 0, width: target.width, height: target.height))
+        let frame = Frame(layout: layout, cards: cards, dots: dots, target: target, targetImage: targetImage)
+        fillBackground(target, except: plan.clusters.map(\.bounds))
+        for cluster in plan.clusters { draw(cluster, frame) }
+        if lastDrawn.count >= 8 { lastDrawn.removeAll() } // targets come and go (mode changes)
+        lastDrawn[target.identity] = state
+        return true
+    }
+
+    /// Forgets what every target shows (after a config, playlist or output change).
+    func invalidate() { lastDrawn.removeAll() }
+
+    // MARK: - Drawing steps
+
+    /// What one compose call draws from and into.
+    private struct Frame {
+        var layout: FrameLayout
+        var cards: [Int: Card]
+        var dots: DotsLayout
+        var target: PixelBuffer
+        var targetImage: OpaquePointer
+        func card(_ i: Int) -> Card? { cards[layout.cards[i].index] }
+    }
+
+    private func draw(_ cluster: CompositorPlan.Cluster, _ frame: Frame) {
+        let bounds = cluster.bounds
+        if cluster.entries.count == 1 {
+            switch cluster.entries[0].item {
+            case .translated(let i, let origin, let opacity) where opacity >= 1:
+                if let card = frame.card(i) { copy(card, origin: origin, rect: bounds, into: frame.target) }
+                return
+            case .scaled(let i, let origin, let scale, let opacity):
+                guard let card = frame.card(i) else { return }
+                if opacity >= 1 {
+                    // Straight into the target: SRC never reads the destination.
+                    scaleOpaque(card, origin: origin, scale: scale, rect: bounds, offset: (0, 0), into: frame.targetImage)
+                } else {
+                    inStrips(bounds, frame.target) { band, strip in
+                        self.scaleOpaque(card, origin: origin, scale: scale, rect: band, offset: (band.x, band.y), into: strip.pixman)
+                        self.fade(rect: IntRect(x: 0, y: 0, width: band.width, height: band.height), opacity: opacity, in: strip)
+                    }
+                }
+                return
+            default: break
+            }
+        }
+        // Overlapping cards or the dots: blend everything in order over the background.
+        inStrips(bounds, frame.target) { band, strip in
+            pixman_fill(strip.base.assumingMemoryBound(to: UInt32.self), Int32(strip.stride / 4), 32, 0, 0,
+                        Int32(band.width), Int32(band.height), self.background)
+            for entry in cluster.entries {
+                let r = entry.rect.intersection(band)
+                if r.isEmpty { continue }
+                switch entry.item {
+                case .translated(let i, let origin, let opacity):
+                    guard let card = frame.card(i) else { continue }
+                    self.withOpacityMask(opacity) { mask in
+                        pixman_image_composite32(PIXMAN_OP_OVER, card.inner, mask, strip.pixman,
+                                                 Int32(r.x - origin.x), Int32(r.y - origin.y), 0, 0,
+                                                 Int32(r.x - band.x), Int32(r.y - band.y), Int32(r.width), Int32(r.height))
+                    }
+                case .scaled(let i, let origin, let scale, let opacity):
+                    guard let card = frame.card(i) else { continue }
+                    self.blendScaled(card, origin: origin, scale: scale, opacity: opacity, rect: r, band: band, strip: strip)
+                case .dots:
+                    self.drawDots(frame.dots, rect: r, band: band, strip: strip)
+                }
+            }
+        }
+    }
+
+    private func fillBackground(_ target: PixelBuffer, except covered: [IntRect]) {
+        var region = pixman_region32_t()
+        pixman_region32_init_rect(&region, 0, 0, UInt32(target.width), UInt32(target.height))
+        defer { pixman_region32_fini(&region) }
+        for rect in covered {
+            var hole = pixman_region32_t()
+            pixman_region32_init_rect(&hole, Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height))
+            _ = withUnsafeMutablePointer(to: &region) { pixman_region32_subtract($0, $0, &hole) }
+            pixman_region32_fini(&hole)
+        }
+        var count: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(&region, &count) else { return }
+        let bits = target.base.assumingMemoryBound(to: UInt32.self)
+        for box in UnsafeBufferPointer(start: boxes, count: Int(count)) {
+            pixman_fill(bits, Int32(target.stride / 4), 32, box.x1, box.y1, box.x2 - box.x1, box.y2 - box.y1, background)
+        }
+    }
+
+    /// Translate-only opaque card: a row copy, no filtering, no blending.
+    private func copy(_ card: Card, origin: (x: Int, y: Int), rect: IntRect, into target: PixelBuffer) {
+        let copied = pixman_blt(card.pictureBase.assumingMemoryBound(to: UInt32.self),
+                                target.base.assumingMemoryBound(to: UInt32.self),
+                                Int32(card.stride / 4), Int32(target.stride / 4), 32, 32,
+                                Int32(rect.x - origin.x), Int32(rect.y - origin.y), Int32(rect.x), Int32(rect.y),
+                                Int32(rect.width), Int32(rect.height))
+        if copied == 0 { Log.debug("pixman_blt refused a \(rect.width)x\(rect.height) copy") }
+    }
+
+    /// Scaled card over `rect` (target coordinates) with SRC from the bordered image: the
+    /// edges blend into the border's background colour; nothing is read from `destination`,
+    /// whose (0, 0) is target pixel `offset`.
+    private func scaleOpaque(_ card: Card, origin: (x: Double, y: Double), scale: (x: Double, y: Double),
+                             rect: IntRect, offset: (x: Int, y: Int), into destination: OpaquePointer) {
+        // Destination pixel -> target pixel -> card pixel -> bordered image pixel (+1).
+        var transform = Affine.translation(1, 1)
+            .after(.scale(1 / scale.x, 1 / scale.y))
+            .after(.translation(Double(offset.x) - origin.x, Double(offset.y) - origin.y)).pixmanTransform
+        pixman_image_set_transform(card.padded.pixman, &transform)
+        pixman_image_set_filter(card.padded.pixman, PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_repeat(card.padded.pixman, PIXMAN_REPEAT_PAD)
+        let x = Int32(rect.x - offset.x), y = Int32(rect.y - offset.y)
+        pixman_image_composite32(PIXMAN_OP_SRC, card.padded.pixman, nil, destination, x, y, 0, 0, x, y,
+                                 Int32(rect.width), Int32(rect.height))
+        pixman_image_set_transform(card.padded.pixman, nil)
+    }
+
+    /// Fades strip pixels over the background: a solid background at (1 − opacity) OVER them
+    /// gives opacity·card + (1 − opacity)·background, i.e. the card faded over the background.
+    private func fade(rect: IntRect, opacity: Double, in strip: PixelImage) {
+        let keep = 1 - max(0, min(1, opacity))
+        func channel(_ v: UInt8) -> UInt16 { UInt16((Double(v) * 257 * keep).rounded()) }
+        var colour = pixman_color_t(red: channel(config.background.red), green: channel(config.background.green),
+                                    blue: channel(config.background.blue), alpha: UInt16((65535 * keep).rounded()))
+        guard let veil = pixman_image_create_solid_fill(&colour) else { return }
+        pixman_image_composite32(PIXMAN_OP_OVER, veil, nil, strip.pixman, 0, 0, 0, 0,
+                                 Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        pixman_image_unref(veil)
+    }
+
+    /// A scaled card blended over what the strip holds (overlapping cards), antialiased edges.
+    private func blendScaled(_ card: Card, origin: (x: Double, y: Double), scale: (x: Double, y: Double),
+                             opacity: Double, rect r: IntRect, band: IntRect, strip: PixelImage) {
+        // Strip pixel -> target pixel -> card pixel.
+        var transform = Affine.scale(1 / scale.x, 1 / scale.y)
+            .after(.translation(Double(band.x) - origin.x, Double(band.y) - origin.y)).pixmanTransform
+        pixman_image_set_transform(card.inner, &transform)
+        pixman_image_set_filter(card.inner, PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_repeat(card.inner, PIXMAN_REPEAT_NONE)
+        withOpacityMask(opacity) { mask in
+            pixman_image_composite32(PIXMAN_OP_OVER, card.inner, mask, strip.pixman,
+                                     Int32(r.x - band.x), Int32(r.y - band.y), 0, 0,
+                                     Int32(r.x - band.x), Int32(r.y - band.y), Int32(r.width), Int32(r.height))
+        }
+        pixman_image_set_transform(card.inner, nil)
+        pixman_image_set_filter(card.inner, PIXMAN_FILTER_NEAREST, nil, 0)
+    }
+
+    private func drawDots(_ dots: DotsLayout, rect r: IntRect, band: IntRect, strip: PixelImage) {
+        guard let stamp = dotStamp else { return }
+        for dot in dots.dots {
+            let left = Int((dot.centerX - Double(stamp.side) / 2).rounded())
+            let top = Int((dot.centerY - Double(stamp.side) / 2).rounded())
+            let area = IntRect(x: left, y: top, width: stamp.side, height: stamp.side).intersection(r)
+            if area.isEmpty { continue }
+            let colour = dot.active ? config.dotActiveColor : config.dotColor
+            var pixmanColour = pixman_color_t(red: UInt16(colour.red) * 257, green: UInt16(colour.green) * 257,
+                                              blue: UInt16(colour.blue) * 257, alpha: 0xFFFF)
+            guard let fill = pixman_image_create_solid_fill(&pixmanColour) else { continue }
+            pixman_image_composite32(PIXMAN_OP_OVER, fill, stamp.mask.pixman, strip.pixman, 0, 0,
+                                     Int32(area.x - left), Int32(area.y - top),
+                                     Int32(area.x - band.x), Int32(area.y - band.y), Int32(area.width), Int32(area.height))
+            pixman_image_unref(fill)
+        }
+    }
+
+    /// Constant opacity as a solid alpha mask; nil (no mask) when opaque.
+    private func withOpacityMask(_ opacity: Double, _ body: (OpaquePointer?) -> Void) {
+        guard opacity < 1 else { body(nil); return }
+        var alpha = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((max(0, opacity) * 65535).rounded()))
+        let mask = pixman_image_create_solid_fill(&alpha)
+        body(mask)
+        if let mask { pixman_image_unref(mask) }
+    }
+
+    /// Runs `body` for horizontal bands of `bounds`, each drawn into the private strip buffer
+    /// (strip (0, 0) is the band's top-left), then copies the band's rows into the target.
+    private func inStrips(_ bounds: IntRect, _ target: PixelBuffer, _ body: (IntRect, PixelImage) -> Void) {
+        let rows = min(bounds.height, max(8, Self.stripBytes / (bounds.width * 4)))
+        guard let strip = stripBuffer(width: bounds.width, height: rows) else {
+            Log.error("out of memory for a \(bounds.width)x\(rows) strip buffer")
+            return
+        }
+        for top in stride(from: bounds.y, to: bounds.maxY, by: rows) {
+            let band = IntRect(x: bounds.x, y: top, width: bounds.width, height: min(rows, bounds.maxY - top))
+            body(band, strip)
+            pixman_blt(strip.base.assumingMemoryBound(to: UInt32.self), target.base.assumingMemoryBound(to: UInt32.self),
+                       Int32(strip.stride / 4), Int32(target.stride / 4), 32, 32,
+                       0, 0, Int32(band.x), Int32(band.y), Int32(band.width), Int32(band.height))
+        }
+    }
+
+    private func stripBuffer(width: Int, height: Int) -> PixelImage? {
+        if let strip, strip.width >= width, strip.height >= height { return strip }
+        strip = PixelImage(width: max(width, strip?.width ?? 0), height: max(height, strip?.height ?? 0))
+        return strip
+    }
+}
