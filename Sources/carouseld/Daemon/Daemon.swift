@@ -7,17 +7,20 @@ import Glibc
 /// completes, with the flip's timestamp as `now`; a second flip is never queued. On displays
 /// whose flips complete at once (virtual GPUs), frames are held back to the mode's refresh
 /// with the timer. While settled nothing is drawn or committed, and the only timer is the
-/// engine's next deadline (auto-advance).
+/// earliest deadline: the engine's auto-advance, or one registered with `addWakeup`.
 final class Daemon {
     private(set) var engine: CarouselEngine
     let output: DisplayOutput
-    let renderer: FrameRenderer
+    private(set) var renderer: FrameRenderer
     private let loop: EventLoop
     private let timer: DeadlineTimer
+    private var wakeups: [(deadline: () -> Double?, action: (Double) -> Void)] = []
     private var lastDrawn: FrameLayout?
-    private var fullRedraw = true
+    private var redraw = true
+    private var tickPosted = false
+    private var holdUntil: Double?
     private var lastPresented: Double?
-    /// Frames committed so far, and the time the first one became visible.
+    /// Frames that became visible so far, and the time the first one did.
     private(set) var framesPresented = 0
     private(set) var firstFrameTime: Double?
     /// Called for each engine event (logs, systemd status).
@@ -37,28 +40,60 @@ final class Daemon {
         if let size = output.size { self.engine.resize(size) }
     }
 
-    /// Draws the first frame (if a screen is there) and arms the engine's deadline.
-    func start() {
-        tick(now: MonotonicClock.now())
-    }
+    /// Draws the first frame (if a screen is there) and arms the first deadline.
+    func start() { tick(now: MonotonicClock.now()) }
 
-    /// Lets the shell change the engine (touch frames, reconfigure) and then redraw.
-    func updateEngine(now: Double, _ change: (inout CarouselEngine) -> [CarouselEvent]) {
+    // MARK: - for the other parts of the shell
+
+    /// Applies a change to the engine (a touch frame, a key) and reports its events; the
+    /// resulting frame is drawn once the current handler returns.
+    func updateEngine(_ change: (inout CarouselEngine) -> [CarouselEvent]) {
         report(change(&engine))
-        tick(now: now)
+        scheduleTick()
     }
 
-    /// Forces a complete redraw (an image arrived, the config changed).
-    func invalidate() {
-        fullRedraw = true
-        tick(now: MonotonicClock.now())
+    /// Runs `body` on the engine (reconfigure, reload); call `setNeedsRedraw` if it changed.
+    func modifyEngine<T>(_ body: (inout CarouselEngine) -> T) -> T { body(&engine) }
+
+    /// Runs a tick (due wakeups, engine, frame) once the current handler returns.
+    func wake() { scheduleTick() }
+
+    /// Draws the next frame even if the layout did not change (an image arrived).
+    func setNeedsRedraw() {
+        redraw = true
+        scheduleTick()
+    }
+
+    /// Uses a new renderer (the config changed) and redraws everything with it.
+    func replaceRenderer(_ renderer: FrameRenderer) {
+        self.renderer = renderer
+        setNeedsRedraw()
+    }
+
+    /// Calls `action(now)` from the loop once `deadline()` has passed; the loop sleeps no
+    /// longer than the earliest deadline. For config reload debounce and the watchdog.
+    func addWakeup(deadline: @escaping () -> Double?, action: @escaping (Double) -> Void) {
+        wakeups.append((deadline, action))
+        scheduleTick()
     }
 
     // MARK: - pacing
 
-    /// Advances the engine to `now`, draws if the layout changed and the display is free,
-    /// and arms the timer for whatever must happen next.
+    private func scheduleTick() {
+        guard !tickPosted else { return }
+        tickPosted = true
+        loop.post { [unowned self] in tick(now: MonotonicClock.now()) }
+    }
+
+    /// Runs due wakeups, advances the engine to `now`, draws if something changed and the
+    /// display is free, and arms the timer for whatever must happen next.
     private func tick(now: Double) {
+        tickPosted = false
+        if let hold = holdUntil, now < hold { armTimer(); return }
+        holdUntil = nil
+        for wakeup in wakeups {
+            if let deadline = wakeup.deadline(), deadline <= now { wakeup.action(now) }
+        }
         report(engine.update(now: now))
         drawIfChanged()
         armTimer()
@@ -71,12 +106,14 @@ final class Daemon {
             onFirstFrame?(time)
         }
         Log.debug("frame \(framesPresented) visible at \(time)")
-        let previous = lastPresented
-        lastPresented = time
-        // A flip that completed well before one refresh period: hold the next frame back.
-        if engine.isMoving, let previous, time - previous < output.refreshInterval / 2 {
-            try? timer.arm(at: previous + output.refreshInterval)
-            return
+        // A flip that completed well before one refresh period after the previous one (a
+        // virtual GPU): hold the next frame until that "vblank", and count from there.
+        let refresh = output.refreshInterval
+        if let previous = lastPresented, time - previous < refresh * 0.9 {
+            holdUntil = previous + refresh
+            lastPresented = previous + refresh
+        } else {
+            lastPresented = time
         }
         tick(now: time)
     }
@@ -86,32 +123,39 @@ final class Daemon {
             Log.info("screen \(output.summary)")
             engine.resize(size)
         }
-        fullRedraw = true
+        renderer.invalidate()
         lastPresented = nil
-        if output.canPresent { tick(now: MonotonicClock.now()) }
+        holdUntil = nil
+        setNeedsRedraw()
     }
 
     private func drawIfChanged() {
         guard output.canPresent, output.size != nil else { return }
         let layout = engine.layout()
-        guard fullRedraw || layout != lastDrawn else { return }
+        guard redraw || layout != lastDrawn else { return }
         do {
             try output.present { target in renderer.draw(layout, into: target) }
             lastDrawn = layout
-            fullRedraw = false
+            redraw = false
         } catch {
             Log.error("presenting a frame: \(error)")
         }
     }
 
     private func armTimer() {
-        let next: Double?
-        if engine.isMoving {
+        var next: Double?
+        if let holdUntil {
+            next = holdUntil
+        } else if engine.isMoving {
             // A pending flip drives the next frame; if none is pending (the layout did not
             // change this instant, or no screen), look again one refresh later.
             next = output.canPresent ? MonotonicClock.now() + output.refreshInterval : nil
         } else {
             next = engine.nextDeadline
+        }
+        // While moving, every frame ticks and runs due wakeups: their deadlines would only spin.
+        for wakeup in wakeups where !engine.isMoving {
+            if let d = wakeup.deadline() { next = min(next ?? d, d) }
         }
         do { try timer.arm(at: next) } catch { Log.error("arming the timer: \(error)") }
     }

@@ -1,18 +1,5 @@
 import CarouselEngine
 
-/// The pixels of one frame to draw: XRGB8888, `stride` bytes per row, in screen orientation
-/// (any rotation is applied after drawing).
-struct FrameTarget {
-    var pixels: UnsafeMutableRawPointer
-    var width: Int
-    var height: Int
-    var stride: Int
-    /// Which of the output's buffers this is (0..<bufferCount), for renderers that track
-    /// damage per buffer; the contents are whatever was drawn into that buffer last time.
-    var bufferIndex: Int
-    var bufferCount: Int
-}
-
 /// A screen the daemon can show frames on (DRM/KMS or fbdev). Completion is reported on the
 /// event loop, never from inside `present`.
 protocol DisplayOutput: AnyObject {
@@ -31,8 +18,10 @@ protocol DisplayOutput: AnyObject {
     var onScreenChanged: (() -> Void)? { get set }
     /// Registers the output's descriptors (flip events, hotplug) with the loop.
     func attach(to loop: EventLoop) throws
-    /// Draws a frame into a free buffer with `draw` and queues it for display.
-    func present(_ draw: (FrameTarget) -> Void) throws(DisplayError)
+    /// Draws a frame into a free buffer with `draw` and queues it for display. The buffer is
+    /// in screen orientation (rotation is applied afterwards) and holds whatever was drawn into
+    /// it last; renderers only write to it (scanout memory is often uncached).
+    func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError)
     /// Gives the screen back as it was before the daemon started (console on exit).
     func restore()
 }

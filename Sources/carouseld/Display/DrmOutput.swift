@@ -55,19 +55,17 @@ final class DrmOutput: DisplayOutput {
         }
     }
 
-    func present(_ draw: (FrameTarget) -> Void) throws(DisplayError) {
+    func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
         guard let screen, pending == nil else {
             throw .unsupported("present called while \(screen == nil ? "no screen is connected" : "a flip is pending")")
         }
         let index = current.map { ($0 + 1) % screen.buffers.count } ?? 0
         let buffer = screen.buffers[index]
         if let rotator = screen.rotator {
-            draw(FrameTarget(pixels: rotator.pixels, width: rotator.width, height: rotator.height,
-                             stride: rotator.stride, bufferIndex: 0, bufferCount: 1))
+            draw(rotator.buffer)
             rotator.copy(into: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
         } else {
-            draw(FrameTarget(pixels: buffer.pixels, width: buffer.width, height: buffer.height,
-                             stride: buffer.stride, bufferIndex: index, bufferCount: screen.buffers.count))
+            draw(PixelBuffer(base: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride))
         }
         let userData = Unmanaged.passUnretained(self).toOpaque()
         if screen.lit {

@@ -71,14 +71,13 @@ final class FbdevOutput: DisplayOutput {
 
     func attach(to loop: EventLoop) throws { self.loop = loop }
 
-    func present(_ draw: (FrameTarget) -> Void) throws(DisplayError) {
+    func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
         guard !drawing else { throw .unsupported("present called while the previous frame is being reported") }
         if let rotator {
-            draw(FrameTarget(pixels: rotator.pixels, width: rotator.width, height: rotator.height,
-                             stride: rotator.stride, bufferIndex: 0, bufferCount: 1))
+            draw(rotator.buffer)
             rotator.copy(into: memory, width: width, height: height, stride: stride)
         } else {
-            draw(FrameTarget(pixels: memory, width: width, height: height, stride: stride, bufferIndex: 0, bufferCount: 1))
+            draw(PixelBuffer(base: memory, width: width, height: height, stride: stride))
         }
         drawing = true
         loop?.post { [weak self] in

@@ -26,6 +26,9 @@ final class SoftwareRotator {
         shadow = image
     }
 
+    /// The shadow, where frames are drawn.
+    var buffer: PixelBuffer { PixelBuffer(base: pixels, width: width, height: height, stride: stride) }
+
     deinit {
         pixman_image_unref(shadow)
         pixels.deallocate()
