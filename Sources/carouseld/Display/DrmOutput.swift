@@ -133,6 +133,7 @@ final class DrmOutput: DisplayOutput {
     private func hotplugged() {
         // Rebuilding buffers under a queued flip would free memory the CRTC is about to show.
         guard pending == nil else { reprobeAfterFlip = true; return }
+        Log.info("drm change event: re-probing \(card.path)")
         do throws(DisplayError) {
             try probe()
         } catch {
