@@ -11,7 +11,8 @@ final class DisplayRotationTests: XCTestCase {
         //           4 5 6
         for y in 0..<h {
             for x in 0..<w {
-                rotator.pixels.storeBytes(of: UInt32(y * w + x + 1), toByteOffset: y * rotator.stride + x * 4, as: UInt32.self)
+                let buffer = rotator.buffer
+                buffer.base.storeBytes(of: UInt32(y * w + x + 1), toByteOffset: y * buffer.stride + x * 4, as: UInt32.self)
             }
         }
         let (sw, sh) = degrees == 180 ? (w, h) : (h, w)

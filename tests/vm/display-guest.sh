@@ -63,6 +63,10 @@ flips1=$(frames long) switches1=$(switches)
 echo "  idle 5 s: $((flips1 - flips0)) page flips, $((switches1 - switches0)) voluntary context switches"
 check "no page flips while settled" [ $((flips1 - flips0)) -eq 0 ]
 check "at most 5 wakeups in 5 s while settled" [ $((switches1 - switches0)) -le 5 ]
+"$bin" --config "$long" > "$out/second.log" 2>&1; rc=$?
+sed 's/^/  /' "$out/second.log" | grep -v "^  <6>"
+check "a second daemon fails: another process holds DRM master" \
+  sh -c "[ $rc -eq 1 ] && grep -q 'another process holds DRM master on /dev/dri/card0' '$out/second.log'"
 udevadm trigger --action=change --subsystem-match=drm
 check "a drm change event makes it re-probe" waitfor "re-probing" "$out/long.log" 10
 vm-screendump "$out/long-settled.ppm"
@@ -97,4 +101,9 @@ sed 's/^/  /' "$out/badoutput.log" | grep -v "^  <6>"
 check "an unknown connector fails with status 1" [ "$rc" -eq 1 ]
 check "an unknown connector lists the connectors" \
   grep -q "connector HDMI-A-9 not found; connectors: Virtual-1" "$out/badoutput.log"
+# Not root and not in group video: /dev/dri/card0 is crw-rw---- root:video.
+setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" --config "$long" > "$out/nobody.log" 2>&1; rc=$?
+sed 's/^/  /' "$out/nobody.log" | grep -v "^  <6>"
+check "without group video the message says to add the user to it" \
+  sh -c "[ $rc -eq 1 ] && grep -q 'permission denied on /dev/dri/card0 (add the user to group video)' '$out/nobody.log'"
 exit 0
