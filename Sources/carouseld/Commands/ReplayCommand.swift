@@ -46,8 +46,7 @@ struct ReplayCommand: ParsableCommand {
         let replay = Replay(config: CarouselConfig(), screen: Size(width: Double(mode.width), height: Double(mode.height)),
                             itemCount: items)
         do {
-            let recording = try RecordingParser.load(path: recording)
-            try replay.run(recording, emit: { print($0) })
+            try replay.run(path: recording, emit: { print($0) })
         } catch let error as RecordingError {
             Log.error("replay: \(error)")
             throw ExitCode.failure

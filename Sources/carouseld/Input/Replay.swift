@@ -23,10 +23,15 @@ struct Replay {
     /// Frame number, time and layout of each 60 Hz frame.
     typealias FrameSink = (Int, Double, FrameLayout) throws -> Void
 
+    /// `carouseld replay` itself: reads the file at `path` and emits its events.
+    func run(path: String, emit: Emit, frames: FrameSink? = nil) throws {
+        try run(RecordingParser.load(path: path), emit: emit, frames: frames)
+    }
+
     /// What `carouseld replay` prints for the file at `path`.
     func lines(path: String, frames: FrameSink? = nil) throws -> [String] {
         var lines: [String] = []
-        try run(RecordingParser.load(path: path), emit: { lines.append($0) }, frames: frames)
+        try run(path: path, emit: { lines.append($0) }, frames: frames)
         return lines
     }
 
