@@ -1,59 +1,276 @@
 /// The carousel as a pure state machine: touch frames and time in, layouts and events out.
 /// It has no clock, no file and no thread; `now` is always passed in (seconds, monotonic).
+/// Time never runs backwards inside the engine: an earlier `now` is treated as the latest one.
 ///
-/// SKELETON: the public API is fixed; the internals are filled in by the engine issue.
+/// Internally the strip position is in card steps (see `Strip`); `CardLayout.x` is in pixels.
 public struct CarouselEngine: Sendable {
     public private(set) var config: CarouselConfig
     public private(set) var itemCount: Int
     public private(set) var viewport: Size
     /// Per-item auto-advance interval overrides (playlist #EXTINF); nil entries use `config.interval`.
     public private(set) var itemDurations: [Double?]
+    /// First playlist index of the selected page: the target while the spring runs, the nearest
+    /// page while dragging, the resting page otherwise.
     public private(set) var selectedIndex: Int = 0
     public private(set) var now: Double
+
+    private var strip: Strip
+    private var geometry: LayoutGeometry
+    private var rules: PagingRules
+    private var spring: Spring
+    /// The strip position whenever no animation runs (resting, held or dragged).
+    private var heldPosition: Double
+    /// The page the strip rests on (always in the real copy when resting).
+    private var page: Int
+    private var animation: SpringAnimation?
+    private var recognizer: GestureRecognizer
+    private var gesture: ActiveGesture?
+    private var autoAdvance: AutoAdvance
+
+    /// What the engine remembers about the driving finger's gesture.
+    private struct ActiveGesture: Sendable {
+        var startPosition: Double
+        /// Page the gesture began on; the release is capped at `max_pages_per_gesture` from it.
+        var startPage: Int
+        /// The touch caught a moving strip, so it is never a tap.
+        var caught: Bool
+    }
 
     public init(config: CarouselConfig, itemCount: Int, viewport: Size, now: Double,
                 startIndex: Int = 0, itemDurations: [Double?] = []) {
         self.config = config; self.itemCount = max(0, itemCount); self.viewport = viewport
         self.now = now; self.itemDurations = itemDurations
-        self.selectedIndex = itemCount > 0 ? min(max(0, startIndex), itemCount - 1) : 0
+        strip = Strip(itemCount: itemCount, cardsPerPage: config.cardsPerPage)
+        geometry = LayoutGeometry(config: config, viewport: viewport)
+        rules = PagingRules(config: config)
+        spring = Spring(config: config)
+        page = strip.realPage(containingItem: startIndex)
+        heldPosition = strip.anchor(ofPage: page)
+        recognizer = GestureRecognizer(touchSlop: config.touchSlop, tapTimeout: config.tapTimeout)
+        autoAdvance = AutoAdvance(interval: config.interval, itemDurations: itemDurations, restSince: now)
+        syncSelection()
     }
 
     /// True while a finger drags the strip or the spring runs.
-    public var isMoving: Bool { false }
+    public var isMoving: Bool { animation != nil || (itemCount > 0 && recognizer.isDragging) }
 
     /// Feeds one touch frame (its `time` becomes `now`).
-    public mutating func handle(_ frame: TouchFrame) -> [CarouselEvent] { now = frame.time; return [] }
-
-    /// Advances time: runs the spring, settles, re-centres the loop, fires auto-advance.
-    public mutating func update(now: Double) -> [CarouselEvent] { self.now = now; return [] }
-
-    /// Pages by `delta` pages with the spring (keyboard, auto-advance).
-    public mutating func page(by delta: Int, now: Double) -> [CarouselEvent] { self.now = now; return [] }
-
-    /// Cancels every touch (device removed): the strip springs back with zero velocity.
-    public mutating func cancelTouches(now: Double) -> [CarouselEvent] { self.now = now; return [] }
-
-    /// Swaps config and playlist. `keepIndex` is the new index of the picture on screen, if it is still there.
-    public mutating func reconfigure(_ config: CarouselConfig, itemCount: Int, itemDurations: [Double?] = [],
-                                     keepIndex: Int?, now: Double) {
-        self.config = config; self.itemCount = itemCount; self.itemDurations = itemDurations; self.now = now
-        selectedIndex = itemCount > 0 ? min(max(0, keepIndex ?? 0), itemCount - 1) : 0
+    public mutating func handle(_ frame: TouchFrame) -> [CarouselEvent] {
+        var events = advance(to: frame.time)
+        for sample in frame.samples {
+            // Any finger, driving or not, stops the slideshow from fighting the hand.
+            if sample.phase == .down { autoAdvance.cancel() }
+            for action in recognizer.feed(sample, time: now) { apply(action, &events) }
+        }
+        restartCountdownIfIdle()
+        syncSelection()
+        return events
     }
 
-    public mutating func resize(_ viewport: Size) { self.viewport = viewport }
+    /// Advances time: runs the spring, settles, re-centres the loop, fires auto-advance.
+    public mutating func update(now: Double) -> [CarouselEvent] {
+        let events = advance(to: now)
+        syncSelection()
+        return events
+    }
 
-    /// When the shell must call `update` next although nothing moves (the auto-advance deadline);
-    /// nil means sleep until input. While moving, the shell updates every frame instead.
-    public var nextDeadline: Double? { nil }
+    /// Pages by `delta` pages with the spring (keyboard, auto-advance). Ignored while a finger
+    /// drives the strip, and when there is only one page.
+    public mutating func page(by delta: Int, now: Double) -> [CarouselEvent] {
+        let events = advance(to: now)
+        if strip.loops, delta != 0, !recognizer.isDriving {
+            let current = state()
+            springTo(page: (animation?.targetPage ?? page) + delta, from: current.position,
+                     velocity: current.velocity, at: self.now)
+        }
+        syncSelection()
+        return events
+    }
+
+    /// Cancels every touch (device removed): the strip springs back with zero velocity.
+    public mutating func cancelTouches(now: Double) -> [CarouselEvent] {
+        var events = advance(to: now)
+        for action in recognizer.cancelAll() { apply(action, &events) }
+        restartCountdownIfIdle()
+        syncSelection()
+        return events
+    }
+
+    /// Swaps config and playlist. `keepIndex` is the new index of the picture on screen, if it is
+    /// still there. Any animation stops on that picture, the current gesture ends (fingers still
+    /// down are ignored until all lift) and the auto-advance interval restarts from `now`.
+    public mutating func reconfigure(_ config: CarouselConfig, itemCount: Int, itemDurations: [Double?] = [],
+                                     keepIndex: Int?, now: Double) {
+        self.now = max(self.now, now)
+        self.config = config; self.itemCount = max(0, itemCount); self.itemDurations = itemDurations
+        strip = Strip(itemCount: itemCount, cardsPerPage: config.cardsPerPage)
+        geometry = LayoutGeometry(config: config, viewport: viewport)
+        rules = PagingRules(config: config)
+        spring = Spring(config: config)
+        recognizer.touchSlop = config.touchSlop
+        recognizer.tapTimeout = config.tapTimeout
+        recognizer.releaseDriver()
+        gesture = nil
+        animation = nil
+        page = strip.realPage(containingItem: keepIndex ?? 0)
+        heldPosition = strip.anchor(ofPage: page)
+        autoAdvance = AutoAdvance(interval: config.interval, itemDurations: itemDurations, restSince: nil)
+        restartCountdownIfIdle()
+        syncSelection()
+    }
+
+    public mutating func resize(_ viewport: Size) {
+        self.viewport = viewport
+        geometry = LayoutGeometry(config: config, viewport: viewport)
+    }
+
+    /// When the shell must call `update` next although nothing moves: the auto-advance deadline,
+    /// an absolute time on the same clock as `now`. It may already have passed (update at once).
+    /// nil while moving or touched, when auto-advance is off, or with a single page.
+    public var nextDeadline: Double? {
+        guard strip.loops, animation == nil, recognizer.fingersDown.isEmpty else { return nil }
+        return autoAdvance.deadline(showing: selectedIndex)
+    }
 
     /// The layout at `now`.
     public func layout() -> FrameLayout {
-        let w = config.cardWidth.resolve(in: viewport.width), h = config.cardHeight.resolve(in: viewport.height)
-        let cards = itemCount == 0 ? [] : [CardLayout(index: selectedIndex, x: (viewport.width - w) / 2,
-                                                      y: (viewport.height - h) / 2, width: w, height: h,
-                                                      scale: config.centerScale, opacity: config.centerOpacity)]
-        let pages = (itemCount + config.cardsPerPage - 1) / config.cardsPerPage
-        return FrameLayout(viewport: viewport, cards: cards, selectedIndex: selectedIndex, itemCount: itemCount,
-                           pageCount: pages, selectedPage: selectedIndex / config.cardsPerPage, isMoving: false)
+        layout(atPosition: state().position)
+    }
+
+    /// The layout with the strip at `position` (strip units); the same code `layout()` uses.
+    func layout(atPosition position: Double) -> FrameLayout {
+        FrameLayout(viewport: viewport, cards: geometry.cards(on: strip, at: position),
+                    selectedIndex: selectedIndex, itemCount: itemCount, pageCount: strip.pageCount,
+                    selectedPage: selectedIndex / strip.cardsPerPage, isMoving: isMoving)
+    }
+
+    /// Strip position (steps) and velocity (steps/s) at `now`.
+    func state() -> (position: Double, velocity: Double) {
+        animation?.state(at: now) ?? (heldPosition, 0)
+    }
+
+    /// Pixels per strip unit.
+    var step: Double { geometry.step }
+
+    // MARK: - Time
+
+    private mutating func advance(to time: Double) -> [CarouselEvent] {
+        if time > now { now = time }
+        var events: [CarouselEvent] = []
+        settleIfDone(&events)
+        if let deadline = nextDeadline, deadline <= now {
+            // Start at the deadline itself, not at this frame, so the motion is the same
+            // whatever the frame rate.
+            springTo(page: page + 1, from: heldPosition, velocity: 0, at: deadline)
+            settleIfDone(&events)
+        }
+        return events
+    }
+
+    private mutating func settleIfDone(_ events: inout [CarouselEvent]) {
+        guard let a = animation, a.isSettled(at: now, step: geometry.step) else { return }
+        animation = nil
+        rest(on: a.targetPage)
+        events.append(.settled(time: now, index: selectedIndex))
+    }
+
+    /// Puts the strip exactly on a page, moved into the real copy. The layout is unchanged by
+    /// the move (see `Strip`), so the loop seam never shows.
+    private mutating func rest(on target: Int) {
+        page = strip.recentre(page: target).page
+        heldPosition = strip.anchor(ofPage: page)
+        if recognizer.fingersDown.isEmpty { autoAdvance.rest(at: now) }
+        syncSelection()
+    }
+
+    /// Starts the spring towards a page from a position and velocity in strip units.
+    private mutating func springTo(page target: Int, from position: Double, velocity: Double, at time: Double) {
+        autoAdvance.cancel()
+        animation = SpringAnimation(spring: spring, startTime: time, startPosition: position,
+                                    startVelocity: velocity, target: strip.anchor(ofPage: target),
+                                    targetPage: target)
+    }
+
+    /// After the last finger lifts from a strip that is not moving, the countdown starts again.
+    private mutating func restartCountdownIfIdle() {
+        if recognizer.fingersDown.isEmpty, animation == nil, autoAdvance.restSince == nil {
+            autoAdvance.rest(at: now)
+        }
+    }
+
+    private mutating func syncSelection() {
+        guard strip.pageCount > 0 else { selectedIndex = 0; return }
+        let shown: Int
+        if let a = animation { shown = a.targetPage }
+        else if recognizer.isDragging { shown = strip.nearestPage(heldPosition) }
+        else { shown = page }
+        selectedIndex = strip.firstItem(ofPage: shown)
+    }
+
+    // MARK: - Gestures
+
+    private mutating func apply(_ action: GestureAction, _ events: inout [CarouselEvent]) {
+        guard itemCount > 0 else { return }
+        switch action {
+        case .press:
+            // Catch the strip where it is: no jump, and a drag continues from here.
+            let caught = animation != nil
+            heldPosition = state().position
+            animation = nil
+            gesture = ActiveGesture(startPosition: heldPosition,
+                                    startPage: caught ? strip.nearestPage(heldPosition) : page,
+                                    caught: caught)
+        case .drag(let offset):
+            guard let g = gesture else { return }
+            let clamped = min(max(offset, -1e7), 1e7)
+            heldPosition = g.startPosition - clamped / geometry.step
+        case .lift(let lift):
+            guard let g = gesture else { return }
+            gesture = nil
+            release(g, lift, &events)
+        case .cancel:
+            guard let g = gesture else { return }
+            gesture = nil
+            // A cancelled touch that never moved the strip changes nothing.
+            if !g.caught, heldPosition == strip.anchor(ofPage: g.startPage) { return }
+            springTo(page: g.startPage, from: heldPosition, velocity: 0, at: now)
+        }
+    }
+
+    private mutating func release(_ g: ActiveGesture, _ lift: GestureAction.Lift, _ events: inout [CarouselEvent]) {
+        switch lift {
+        case .drag(let measuredX, let measuredY):
+            // Jittery timestamps can fake absurd speeds; no finger outruns Android's 8000 dp/s cap.
+            let vx = PagingRules.clampVelocity(measuredX), vy = PagingRules.clampVelocity(measuredY)
+            let target = rules.releaseTarget(on: strip, position: heldPosition, startPosition: g.startPosition,
+                                             startPage: g.startPage, velocityX: vx)
+            // The finger moving left moves the strip forward.
+            springTo(page: target, from: heldPosition, velocity: -vx / geometry.step, at: now)
+            events.append(.release(time: now, velocityX: vx, velocityY: vy,
+                                   from: strip.firstItem(ofPage: g.startPage), to: strip.firstItem(ofPage: target)))
+        case .tap(let x, let y) where !g.caught:
+            guard let slot = geometry.slot(at: x, y, on: strip, position: heldPosition) else { return }
+            let tapped = strip.page(ofSlot: slot)
+            if tapped == page {
+                events.append(.activated(time: now, index: strip.item(atSlot: slot)))
+            } else {
+                springTo(page: tapped, from: heldPosition, velocity: 0, at: now)
+                events.append(.tap(time: now, index: strip.firstItem(ofPage: tapped)))
+            }
+        case .tap, .hold:
+            if g.caught {
+                let target = strip.loops ? strip.nearestPage(heldPosition) : strip.realPages.lowerBound
+                springTo(page: target, from: heldPosition, velocity: 0, at: now)
+            }
+        }
+    }
+}
+
+extension Spring {
+    /// The configured spring, kept finite even for values `validate()` would reject.
+    init(config: CarouselConfig) {
+        let response = config.springResponse.isFinite ? max(0.01, config.springResponse) : 0.5
+        let damping = config.springDamping.isFinite ? min(max(0.01, config.springDamping), 100) : 0.825
+        self.init(response: response, dampingFraction: damping)
     }
 }

@@ -1,0 +1,102 @@
+import CarouselEngine
+import Glibc
+
+/// A config directory, loaded and checked: the settings, the media directory and the playlist.
+struct LoadedConfig: Sendable, Equatable {
+    var config: CarouselConfig
+    /// The config directory, absolute.
+    var directory: String
+    /// The image directory, absolute (`media`, relative to `directory`).
+    var mediaDirectory: String
+    /// The pictures in show order (from `playlist.m3u`, or the media directory in natural order).
+    var playlist: [PlaylistItem]
+    /// The playlist file used, or nil when the media directory was listed.
+    var playlistFile: String?
+    /// Things that did not stop the load (unknown keys, refused or missing playlist entries),
+    /// each formatted `file:line: key: message`.
+    var warnings: [String]
+
+    /// Per-item durations for `CarouselEngine.reconfigure(_:itemCount:itemDurations:keepIndex:now:)`.
+    var itemDurations: [Double?] { playlist.map(\.duration) }
+}
+
+/// Loads `DIR/carouseld.conf` and the playlist. Every problem is collected (not just the first),
+/// so `carouseld check` and the reload log show them all at once.
+enum ConfigLoader {
+    static let configFileName = "carouseld.conf"
+    static let playlistFileName = "playlist.m3u"
+    static let defaultDirectory = "/etc/carouseld"
+
+    static func load(directory: String) throws(ConfigLoadError) -> LoadedConfig {
+        let dir = MediaDirectory.absolute(directory, relativeTo: currentDirectory())
+        var problems: [ConfigProblem] = []
+        var warnings: [ConfigProblem] = []
+
+        guard MediaDirectory.isDirectory(dir) else {
+            throw ConfigLoadError(problems: ["\(dir): directory: not found or not a directory"])
+        }
+
+        // carouseld.conf is required: a half-synced directory without it must not reset to defaults.
+        let confPath = dir + "/" + configFileName
+        var config = CarouselConfig()
+        var confLines: KeyLines? = nil
+        do {
+            let parsed = ConfigFileParser.parse(bytes: try FileReading.read(confPath), file: confPath)
+            config = parsed.config
+            problems += parsed.problems
+            warnings += parsed.warnings
+            confLines = parsed.lines
+        } catch {
+            problems.append(ConfigProblem(file: confPath, line: nil, key: "file", message: FileReading.message(error)))
+        }
+
+        let mediaPath = MediaDirectory.absolute(config.media, relativeTo: dir)
+        var playlist: [PlaylistItem] = []
+        var playlistFile: String? = nil
+        if let media = MediaDirectory(path: mediaPath) {
+            let listPath = dir + "/" + playlistFileName
+            do {
+                let bytes = try FileReading.read(listPath)
+                playlistFile = listPath
+                if let text = String(validating: bytes, as: UTF8.self), !bytes.contains(0) {
+                    let parsed = PlaylistParser.parse(text: text, file: listPath, media: media)
+                    playlist = parsed.items
+                    warnings += parsed.warnings
+                    if playlist.isEmpty {
+                        problems.append(ConfigProblem(file: listPath, line: nil, key: "playlist",
+                                                      message: "no playable entries"))
+                    }
+                } else {
+                    problems.append(ConfigProblem(file: listPath, line: nil, key: "playlist",
+                                                  message: "file is not valid UTF-8 text"))
+                }
+            } catch .missing {
+                let scanned = media.scan()
+                playlist = scanned.paths.map { PlaylistItem(path: $0) }
+                warnings += scanned.refused
+                if playlist.isEmpty {
+                    problems.append(ConfigProblem(file: confPath, line: confLines?.line(of: "media"), key: "media",
+                        message: "no images in \(mediaPath) (supported: .jpg .jpeg .png .webp)"))
+                }
+            } catch {
+                problems.append(ConfigProblem(file: listPath, line: nil, key: "playlist",
+                                              message: FileReading.message(error)))
+            }
+        } else {
+            problems.append(ConfigProblem(file: confPath, line: confLines?.line(of: "media"), key: "media",
+                                          message: "\(mediaPath) is not a directory"))
+        }
+
+        guard problems.isEmpty else {
+            throw ConfigLoadError(problems: problems.map(\.description), warnings: warnings.map(\.description))
+        }
+        return LoadedConfig(config: config, directory: dir, mediaDirectory: mediaPath, playlist: playlist,
+                            playlistFile: playlistFile, warnings: warnings.map(\.description))
+    }
+
+    private static func currentDirectory() -> String {
+        guard let p = getcwd(nil, 0) else { return "/" }
+        defer { free(p) }
+        return String(cString: p)
+    }
+}

@@ -1,0 +1,52 @@
+import Glibc
+
+/// Reads small text files (the config and the playlist) whole.
+enum FileReading {
+    enum Failure: Error, Equatable {
+        case missing
+        case notRegularFile
+        case tooLarge(Int)
+        case system(String)
+    }
+
+    /// Reads `path` if it is a regular file of at most `limit` bytes. The limit keeps a
+    /// mistaken symlink to something huge from exhausting memory.
+    static func read(_ path: String, limit: Int = 1 << 20) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if fd < 0 {
+            let err = errno
+            throw err == ENOENT || err == ENOTDIR ? .missing : .system(String(cString: strerror(err)))
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .system(String(cString: strerror(errno))) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile }
+        guard st.st_size <= limit else { throw .tooLarge(Int(st.st_size)) }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
+        var total = 0
+        while total < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { buf in
+                Glibc.read(fd, buf.baseAddress! + total, buf.count - total)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .system(String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            total += n
+            // The file grew while being read: allow it up to the limit.
+            if total == bytes.count, total <= limit { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
+        }
+        guard total <= limit else { throw .tooLarge(total) }
+        return Array(bytes[..<total])
+    }
+
+    static func message(_ failure: Failure) -> String {
+        switch failure {
+        case .missing: return "file not found"
+        case .notRegularFile: return "not a regular file"
+        case .tooLarge(let n): return "file is too large (\(n) bytes)"
+        case .system(let s): return s
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Glibc
+
+/// The image directory: which files are images, whether a path stays inside it, and the
+/// natural-order listing used when there is no playlist.
+struct MediaDirectory {
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+
+    /// The path as configured (absolute), used to build item paths.
+    let path: String
+    /// The same directory with symlinks resolved, for containment checks.
+    let realPath: String
+
+    /// nil when the directory does not exist or is not a directory.
+    init?(path: String) {
+        guard let real = Self.realPath(path), Self.isDirectory(real) else { return nil }
+        self.path = path
+        self.realPath = real
+    }
+
+    static func isSupportedImage(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: "."), !name.hasPrefix(".") else { return false }
+        return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+
+    enum Resolution: Equatable {
+        /// The full path of an existing regular file inside the directory.
+        case inside(String)
+        /// The entry resolves (through `..`, an absolute path or a symlink) to this path outside.
+        case outside(String)
+        case missing
+        case notAFile
+    }
+
+    /// Resolves a playlist entry relative to the directory (absolute entries are taken as they are).
+    func resolve(_ entry: String) -> Resolution {
+        let full = entry.hasPrefix("/") ? entry : path + "/" + entry
+        guard let real = Self.realPath(full) else { return .missing }
+        guard real.hasPrefix(realPath.hasSuffix("/") ? realPath : realPath + "/") else { return .outside(real) }
+        guard Self.isRegularFile(real) else { return .notAFile }
+        // With `..` a lexical fold could disagree with symlinks on the way: use the real path then.
+        return .inside(entry.split(separator: "/").contains("..") ? real : Self.normalized(full))
+    }
+
+    /// Supported images directly in the directory, in natural order; hidden files (editors' and
+    /// rsync's temporary `.name.XXXXXX` files) are ignored. Symlinks leaving the directory are refused.
+    func scan() -> (paths: [String], refused: [ConfigProblem]) {
+        guard let dir = opendir(path) else { return ([], []) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        var refused: [ConfigProblem] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            guard Self.isSupportedImage(name) else { continue }
+            switch resolve(name) {
+            case .inside: names.append(name)
+            case .outside(let target):
+                refused.append(ConfigProblem(file: path + "/" + name, line: nil, key: name,
+                                             message: "resolves to \(target), outside the media directory; refused"))
+            case .missing, .notAFile: continue // a dangling link or a directory named like an image
+            }
+        }
+        names.sort(by: NaturalOrder.areInIncreasingOrder)
+        return (names.map { path + "/" + $0 }, refused)
+    }
+
+    // MARK: - Paths
+
+    static func realPath(_ path: String) -> String? {
+        guard let p = Glibc.realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    static func isDirectory(_ path: String) -> Bool { fileType(path) == S_IFDIR }
+    static func isRegularFile(_ path: String) -> Bool { fileType(path) == S_IFREG }
+
+    private static func fileType(_ path: String) -> mode_t? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return st.st_mode & S_IFMT
+    }
+
+    /// Removes `.` and empty components and folds `..` lexically, so "./a//b.jpg" reads "a/b.jpg"
+    /// in the status line. Only used for paths already proven to stay inside.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", !parts.isEmpty { parts.removeLast(); continue }
+            parts.append(part)
+        }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    }
+
+    /// `base`/`path` unless `path` is absolute, normalized.
+    static func absolute(_ path: String, relativeTo base: String) -> String {
+        normalized(path.hasPrefix("/") ? path : base + "/" + path)
+    }
+}

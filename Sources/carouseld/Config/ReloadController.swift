@@ -1,0 +1,92 @@
+import CarouselEngine
+
+/// Keeps the last good configuration and swaps in a new one only when it loads cleanly.
+/// An invalid directory leaves the old config running, logs each problem as
+/// `file:line: key: message` and puts "config invalid: …" in systemd's status line.
+/// Used for inotify-triggered reloads and SIGHUP alike.
+final class ReloadController {
+    enum Outcome: Equatable {
+        /// The new config is in place; `keepIndex` is the new index of the picture that was on screen.
+        case applied(keepIndex: Int?)
+        /// The directory loads to exactly what is running.
+        case unchanged
+        /// Invalid: the old config keeps running.
+        case rejected([String])
+    }
+
+    let directory: String
+    private(set) var current: LoadedConfig
+    /// The problems of the last rejected reload; empty once a reload succeeds.
+    private(set) var problems: [String] = []
+    /// Told about a new media directory so it keeps watching the right place.
+    weak var watcher: ConfigWatcher?
+    private let notifier: Notifier
+
+    /// The first load. There is nothing to fall back to yet, so problems are thrown.
+    init(directory: String, notifier: Notifier = Notifier()) throws(ConfigLoadError) {
+        self.directory = directory
+        self.notifier = notifier
+        current = try ConfigLoader.load(directory: directory)
+        current.warnings.forEach { Log.warning($0) }
+    }
+
+    /// Reloads from disk and, if valid, reconfigures `engine` keeping the picture on screen.
+    func reload(engine: inout CarouselEngine, now: Double) -> Outcome {
+        let showing = current.playlist.indices.contains(engine.selectedIndex)
+            ? current.playlist[engine.selectedIndex].path : nil
+        let outcome = reload(showing: showing, selectedIndex: engine.selectedIndex)
+        switch outcome {
+        case .applied(let keepIndex):
+            engine.reconfigure(current.config, itemCount: current.playlist.count,
+                               itemDurations: current.itemDurations, keepIndex: keepIndex, now: now)
+            fallthrough
+        case .unchanged:
+            announce(selectedIndex: engine.selectedIndex)
+        case .rejected:
+            break
+        }
+        return outcome
+    }
+
+    /// Puts "showing 3/12 beach.jpg" in systemd's status line; the daemon calls it whenever the
+    /// selection changes. While the directory on disk is invalid the line keeps saying so.
+    func announce(selectedIndex index: Int) {
+        notifier.status(statusText(selectedIndex: index))
+    }
+
+    func statusText(selectedIndex index: Int) -> String {
+        let playlist = current.playlist
+        let showing = playlist.indices.contains(index)
+            ? StatusLine.showing(index: index, count: playlist.count, name: playlist[index].name) : "no images"
+        return problems.isEmpty ? showing : StatusLine.invalid(problems) + "; " + showing
+    }
+
+    /// Reloads from disk without an engine (tests, `check`): `showing` is the path on screen.
+    func reload(showing: String?, selectedIndex: Int = 0) -> Outcome {
+        notifier.reloading()
+        defer { notifier.reloaded() }
+        let loaded: LoadedConfig
+        do {
+            loaded = try ConfigLoader.load(directory: directory)
+        } catch {
+            problems = error.problems
+            Log.error("config invalid, keeping the running one (\(error.problems.count) problem(s)):")
+            error.problems.forEach { Log.error($0) }
+            notifier.status(StatusLine.invalid(error.problems))
+            return .rejected(error.problems)
+        }
+        loaded.warnings.forEach { Log.warning($0) }
+        problems = []
+        if loaded == current { return .unchanged }
+        let keepIndex = showing.flatMap { Self.index(of: $0, in: loaded.playlist, near: selectedIndex) }
+        if loaded.mediaDirectory != current.mediaDirectory { watcher?.setMediaDirectory(loaded.mediaDirectory) }
+        current = loaded
+        Log.notice("config reloaded from \(directory): \(loaded.playlist.count) image(s)")
+        return .applied(keepIndex: keepIndex)
+    }
+
+    /// Where `path` is in the new playlist; of several occurrences, the one nearest the old index.
+    static func index(of path: String, in playlist: [PlaylistItem], near old: Int) -> Int? {
+        playlist.indices.filter { playlist[$0].path == path }.min { abs($0 - old) < abs($1 - old) }
+    }
+}

@@ -1,0 +1,29 @@
+import CImaging
+
+/// A 2-D affine map (x' = a·x + c·y + tx, y' = b·x + d·y + ty) used to build pixman
+/// transforms, which map destination pixels to source pixels.
+struct Affine: Equatable {
+    var a = 1.0, b = 0.0, c = 0.0, d = 1.0, tx = 0.0, ty = 0.0
+
+    static let identity = Affine()
+    static func translation(_ x: Double, _ y: Double) -> Affine { Affine(tx: x, ty: y) }
+    static func scale(_ sx: Double, _ sy: Double) -> Affine { Affine(a: sx, d: sy) }
+
+    /// `self` applied after `first`.
+    func after(_ first: Affine) -> Affine {
+        Affine(a: a * first.a + c * first.b, b: b * first.a + d * first.b,
+               c: a * first.c + c * first.d, d: b * first.c + d * first.d,
+               tx: a * first.tx + c * first.ty + tx, ty: b * first.tx + d * first.ty + ty)
+    }
+
+    func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        (a * x + c * y + tx, b * x + d * y + ty)
+    }
+
+    var pixmanTransform: pixman_transform {
+        var f = pixman_f_transform(m: ((a, c, tx), (b, d, ty), (0, 0, 1)))
+        var t = pixman_transform()
+        pixman_transform_from_pixman_f_transform(&t, &f)
+        return t
+    }
+}

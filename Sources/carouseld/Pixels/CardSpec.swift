@@ -1,0 +1,24 @@
+import CarouselEngine
+
+/// What every card of a layout looks like once pre-scaled: its size in whole pixels, how the
+/// picture fits, the colour behind transparent or letterboxed parts, and the pixel cap.
+struct CardSpec: Equatable, Sendable {
+    var width: Int
+    var height: Int
+    var fit: FitMode
+    var background: RGB
+    var maxImagePixels: Int
+
+    init(width: Int, height: Int, fit: FitMode = .cover, background: RGB = RGB(0x101010),
+         maxImagePixels: Int = 100_000_000) {
+        self.width = max(1, width); self.height = max(1, height)
+        self.fit = fit; self.background = background; self.maxImagePixels = maxImagePixels
+    }
+
+    init(config: CarouselConfig, cardWidth: Double, cardHeight: Double) {
+        self.init(width: Int(cardWidth.rounded()), height: Int(cardHeight.rounded()), fit: config.fit,
+                  background: config.background, maxImagePixels: config.maxImagePixels)
+    }
+
+    var byteCount: Int { width * height * 4 }
+}

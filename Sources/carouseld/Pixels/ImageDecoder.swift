@@ -1,0 +1,71 @@
+/// From a file path to a pre-scaled card, or a named reason to skip the file. This is the
+/// only decode path: the image store's worker, `render` and the tests all come through here.
+enum ImageDecoder {
+    /// How much of a file a header probe reads; JPEG headers after big EXIF/ICC blocks fall
+    /// back to the whole file.
+    static let probeBytes = 256 * 1024
+
+    /// Reads only the header (format, size, orientation) and applies the pixel cap.
+    static func probe(path: String, maxPixels: Int) throws(ImageError) -> ImageHeader {
+        let prefix = try ImageFile.read(path, limit: probeBytes)
+        do {
+            return try header(of: prefix, path: path, maxPixels: maxPixels)
+        } catch {
+            // Only a header cut off by the prefix deserves a second, whole-file read.
+            if case .tooLarge = error { throw error }
+            guard prefix.count == probeBytes else { throw error }
+            return try header(of: ImageFile.read(path), path: path, maxPixels: maxPixels)
+        }
+    }
+
+    static func makeCard(path: String, spec: CardSpec) throws(ImageError) -> PixelImage {
+        let bytes = try ImageFile.read(path)
+        let header = try header(of: bytes, path: path, maxPixels: spec.maxImagePixels)
+        let decoded = try withBytes(bytes) { (raw) throws(ImageError) -> DecodedImage in
+            switch try decodableFormat(raw, path: path) {
+            case .jpeg:
+                let upright = header.upright
+                let needed = FitPlacement(imageWidth: upright.width, imageHeight: upright.height,
+                                          cardWidth: spec.width, cardHeight: spec.height, fit: spec.fit).scale
+                return try JPEGDecoder.decode(raw, header: header, neededScale: needed)
+            case .png: return try PNGDecoder.decode(raw, background: spec.background)
+            case .webp: return try WebPDecoder.decode(raw)
+            }
+        }
+        return try CardScaler.makeCard(from: decoded, spec: spec)
+    }
+
+    private static func header(of bytes: [UInt8], path: String, maxPixels: Int) throws(ImageError) -> ImageHeader {
+        let header = try withBytes(bytes) { (raw) throws(ImageError) -> ImageHeader in
+            switch try decodableFormat(raw, path: path) {
+            case .jpeg: return try JPEGDecoder.header(raw)
+            case .png: return try PNGDecoder.header(raw)
+            case .webp: return try WebPDecoder.header(raw)
+            }
+        }
+        try header.check(maxPixels: maxPixels)
+        return header
+    }
+
+    private enum Decodable { case jpeg, png, webp }
+
+    /// The format from the first bytes; anything else is a skip reason.
+    private static func decodableFormat(_ raw: UnsafeRawBufferPointer, path: String) throws(ImageError) -> Decodable {
+        switch ImageFormat(signature: raw) {
+        case .jpeg: return .jpeg
+        case .png: return .png
+        case .webp: return .webp
+        case .unsupported(let name): throw .unsupported(name)
+        case .unknown: throw .notAnImage(fileExtension: ImageFile.fileExtension(path))
+        }
+    }
+
+    /// `withUnsafeBytes` with the typed error kept (Array's version only rethrows `any Error`).
+    private static func withBytes<T>(_ bytes: [UInt8],
+                                     _ body: (UnsafeRawBufferPointer) throws(ImageError) -> T) throws(ImageError) -> T {
+        let result: Result<T, ImageError> = bytes.withUnsafeBytes { raw in
+            do throws(ImageError) { return .success(try body(raw)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,115 @@
+import CarouselEngine
+import CInput
+import Glibc
+
+/// Pre-scaled cards for the playlist, decoded on a worker thread, never on the event loop.
+///
+/// - The compositor asks `cards(for:)` each frame; that also tells the store what is on
+///   screen. It keeps the visible cards plus `neighbours` each side of the selected one
+///   (prefetched, so a normal advance never shows an empty card), at most `cacheMB` of them.
+/// - A finished decode makes `readyFD` (an eventfd) readable; the event loop then calls
+///   `drainReady()` and redraws if something it shows arrived. Until then the compositor
+///   draws the card in the background colour.
+/// - `waitUntilLoaded` blocks until given cards are decoded, for `render` and tests; it uses
+///   the same worker and decode path.
+final class ImageStore: CardSource, @unchecked Sendable {
+    typealias Update = DecodeWorker.Update
+
+    let paths: [String]
+    /// eventfd, readable when decodes finished; poll it and call `drainReady()`.
+    let readyFD: Int32
+    let neighbours: Int
+    private let cacheBytes: Int
+    private let baseSpec: CardSpec
+    private let worker: DecodeWorker
+
+    init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = 2) {
+        self.paths = paths
+        self.baseSpec = spec
+        self.cacheBytes = cacheMB * 1024 * 1024
+        self.neighbours = neighbours
+        let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        if fd < 0 { Log.error("eventfd: \(String(cString: strerror(errno))); finished decodes show on the next frame") }
+        self.readyFD = fd
+        worker = DecodeWorker(paths: paths, spec: spec) {
+            var one: UInt64 = 1
+            if fd >= 0 { _ = write(fd, &one, 8) }
+        }
+        worker.start()
+    }
+
+    convenience init(paths: [String], config: CarouselConfig, viewport: Size) {
+        self.init(paths: paths,
+                  spec: CardSpec(config: config, cardWidth: config.cardWidth.resolve(in: viewport.width),
+                                 cardHeight: config.cardHeight.resolve(in: viewport.height)),
+                  cacheMB: config.cacheMB)
+    }
+
+    deinit {
+        worker.stop()
+        if readyFD >= 0 { close(readyFD) }
+    }
+
+    func cards(for layout: FrameLayout) -> [Int: PixelImage] {
+        let spec = spec(for: layout)
+        let visible = visibleIndices(layout)
+        return worker.want(window(visible: visible, selected: layout.selectedIndex, spec: spec),
+                           spec: spec, visible: visible)
+    }
+
+    /// Clears `readyFD` and says which indices finished (ready or failed) since the last call.
+    func drainReady() -> Update {
+        var count: UInt64 = 0
+        if readyFD >= 0 { _ = read(readyFD, &count, 8) }
+        return worker.takeUpdate()
+    }
+
+    /// Blocks until the layout's visible cards are decoded (or failed).
+    func waitUntilLoaded(for layout: FrameLayout) {
+        _ = cards(for: layout)
+        worker.waitUntilLoaded(visibleIndices(layout))
+    }
+
+    /// Blocks until `indices` are decoded (or failed) at the current card size.
+    func waitUntilLoaded(indices: [Int]) {
+        worker.waitUntilLoaded(indices.filter { paths.indices.contains($0) })
+    }
+
+    func failure(at index: Int) -> ImageError? { worker.failure(at: index) }
+
+    var cachedCount: Int { worker.cachedCount }
+
+    // MARK: - Window
+
+    /// The card look for a layout: its card size (all cards share it), the rest from config.
+    private func spec(for layout: FrameLayout) -> CardSpec {
+        guard let card = layout.cards.first else { return baseSpec }
+        var spec = baseSpec
+        spec.width = max(1, Int(card.width.rounded()))
+        spec.height = max(1, Int(card.height.rounded()))
+        return spec
+    }
+
+    /// Visible indices, the centre-most (drawn last) first.
+    private func visibleIndices(_ layout: FrameLayout) -> [Int] {
+        var seen = Set<Int>()
+        return layout.cards.reversed().map(\.index).filter { paths.indices.contains($0) && seen.insert($0).inserted }
+    }
+
+    /// What to keep and decode, most urgent first: the visible cards, then neighbours of the
+    /// selected card by distance (the playlist loops), within the cache budget.
+    func window(visible: [Int], selected: Int, spec: CardSpec) -> [Int] {
+        var order = visible
+        let count = paths.count
+        if count > 0 {
+            for distance in 1...max(1, neighbours) {
+                for index in [selected + distance, selected - distance] {
+                    let wrapped = ((index % count) + count) % count
+                    if !order.contains(wrapped) { order.append(wrapped) }
+                }
+            }
+        }
+        let budget = max(visible.count, cacheBytes / max(1, spec.byteCount))
+        return Array(order.prefix(budget))
+    }
+}

@@ -1,0 +1,70 @@
+import CarouselEngine
+import Foundation
+
+/// Renders frames of the carousel with no display: the engine is stepped at 60 Hz from 0 (as
+/// the display would) with the touch script applied at its times, and at each requested time
+/// the layout is composed after its cards are loaded. `render` and the golden tests use it.
+final class OfflineRenderer {
+    static let stepsPerSecond = 60.0
+
+    let store: ImageStore
+    let compositor: Compositor
+    private(set) var engine: CarouselEngine
+    private let frame: PixelImage
+    private var touches: [TouchFrame]
+    private var step = 0
+
+    /// `paths` are the playlist; skipped files must already be removed (see `usablePaths`).
+    init(config: CarouselConfig, paths: [String], width: Int, height: Int, touches: [TouchFrame] = []) throws {
+        let viewport = Size(width: Double(width), height: Double(height))
+        guard let frame = PixelImage(width: width, height: height) else {
+            throw PNGWriter.Failure(path: "", reason: "out of memory for a \(width)x\(height) frame")
+        }
+        self.frame = frame
+        store = ImageStore(paths: paths, config: config, viewport: viewport)
+        compositor = Compositor(config: config, store: store)
+        engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
+        self.touches = touches
+    }
+
+    /// Headers of every listed file checked (format, size cap); skipped ones are logged once
+    /// each, with a line of its own when nothing is left to show.
+    static func usablePaths(_ paths: [String], maxPixels: Int, source: String) -> [String] {
+        let usable = paths.filter { path in
+            do throws(ImageError) { _ = try ImageDecoder.probe(path: path, maxPixels: maxPixels); return true }
+            catch { Log.warning("skipping \(path): \(error)"); return false }
+        }
+        if usable.isEmpty {
+            let why = paths.isEmpty ? "no picture files" : "none of its \(paths.count) picture files can be shown"
+            Log.warning("no valid image in \(source) (\(why)): showing the background only, page dots hidden")
+        }
+        return usable
+    }
+
+    /// The frame at `time` (seconds, not earlier than the previous call). The buffer is reused.
+    func frame(at time: Double) -> PixelBuffer {
+        while Double(step + 1) / Self.stepsPerSecond <= time + 1e-9 {
+            step += 1
+            advance(to: Double(step) / Self.stepsPerSecond)
+        }
+        advance(to: max(time, engine.now))
+        let layout = engine.layout()
+        store.waitUntilLoaded(for: layout)
+        compositor.compose(layout, into: frame.buffer)
+        return frame.buffer
+    }
+
+    private func advance(to time: Double) {
+        while let touch = touches.first, touch.time <= time {
+            touches.removeFirst()
+            _ = engine.update(now: max(engine.now, touch.time))
+            _ = engine.handle(touch)
+        }
+        _ = engine.update(now: time)
+    }
+
+    /// "frame-0001.500.png": seconds with 3 decimals, zero-padded so names sort by time.
+    static func fileName(at time: Double) -> String {
+        String(format: "frame-%08.3f.png", time)
+    }
+}

@@ -1,0 +1,49 @@
+import CImaging
+import CarouselEngine
+
+/// PNG through libpng's simplified API. Pictures with alpha are composited over the
+/// background colour by libpng itself while decoding (it removes the alpha channel).
+enum PNGDecoder {
+    static func header(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> ImageHeader {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        defer { png_image_free(&image) }
+        guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
+            throw classify(message(of: &image))
+        }
+        return ImageHeader(width: Int(image.width), height: Int(image.height))
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, background: RGB) throws(ImageError) -> DecodedImage {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        defer { png_image_free(&image) }
+        guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
+            throw classify(message(of: &image))
+        }
+        let width = Int(image.width), height = Int(image.height)
+        // 8-bit B,G,R in memory is pixman's 24-bit r8g8b8 on little-endian machines.
+        image.format = UInt32(PNG_FORMAT_BGR)
+        guard let pixels = PixelImage(width: width, height: height, format: PIXMAN_r8g8b8) else {
+            throw .outOfMemory(width: width, height: height)
+        }
+        var colour = png_color(red: background.red, green: background.green, blue: background.blue)
+        guard png_image_finish_read(&image, &colour, pixels.base, Int32(pixels.stride), nil) != 0 else {
+            throw classify(message(of: &image))
+        }
+        return DecodedImage(pixels: pixels, orientation: .up, hasAlpha: false)
+    }
+
+    private static func message(of image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+    }
+
+    private static func classify(_ message: String) -> ImageError {
+        let lower = message.lowercased()
+        if lower.contains("not enough") || lower.contains("read error") || lower.contains("unexpected end")
+            || lower.contains("truncated") || lower.contains("eof") {
+            return .truncated(format: "PNG", detail: message)
+        }
+        return .corrupt(format: "PNG", detail: message)
+    }
+}

@@ -1,0 +1,23 @@
+/// Sends WATCHDOG=1 every half `WATCHDOG_USEC` from the event loop: the loop calls `fire(now:)`
+/// when `nextDeadline` passes, so a stuck loop stops the pings and systemd restarts the daemon.
+struct Watchdog {
+    /// Seconds between pings; nil when systemd's watchdog is off.
+    let interval: Double?
+    private(set) var nextDeadline: Double?
+    private let notifier: Notifier
+
+    init(interval: Double? = Notifier.watchdogInterval(), notifier: Notifier, now: Double) {
+        self.interval = interval
+        self.notifier = notifier
+        nextDeadline = interval.map { now + $0 }
+    }
+
+    /// Pings if the deadline has passed and schedules the next one. Returns true if it pinged.
+    @discardableResult
+    mutating func fire(now: Double) -> Bool {
+        guard let interval, let deadline = nextDeadline, now >= deadline else { return false }
+        notifier.watchdog()
+        nextDeadline = now + interval
+        return true
+    }
+}

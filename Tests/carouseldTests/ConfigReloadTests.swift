@@ -1,0 +1,122 @@
+import CarouselEngine
+import Glibc
+import XCTest
+@testable import carouseld
+
+/// ReloadController: last good config kept, new valid one applied, picture on screen kept.
+final class ConfigReloadTests: XCTestCase {
+    private var logged: [(Log.Level, String)] = []
+
+    override func setUp() {
+        Log.sink = { [unowned self] level, line in logged.append((level, line)) }
+    }
+
+    override func tearDown() { Log.sink = nil }
+
+    /// A notifier past its first READY=1, as during normal running.
+    private func runningNotifier() -> Notifier {
+        let notifier = Notifier()
+        notifier.ready()
+        return notifier
+    }
+
+    private func engine(for controller: ReloadController, showing index: Int) -> CarouselEngine {
+        CarouselEngine(config: controller.current.config, itemCount: controller.current.playlist.count,
+                       viewport: Size(width: 800, height: 480), now: 0, startIndex: index,
+                       itemDurations: controller.current.itemDurations)
+    }
+
+    func testValidReloadKeepsThePictureOnScreen() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
+        let socket = try NotifySocket()
+        let controller = try ReloadController(directory: dir.path, notifier: runningNotifier())
+        XCTAssertEqual(socket.messages(), ["READY=1"])
+        var engine = engine(for: controller, showing: 2) // c.jpg
+        try dir.write("carouseld.conf", "interval = 9\n")
+        try dir.write("playlist.m3u", "d.jpg\n#EXTINF:7,C\nc.jpg\na.jpg\n")
+        XCTAssertEqual(controller.reload(engine: &engine, now: 5), .applied(keepIndex: 1))
+        XCTAssertEqual(engine.selectedIndex, 1)
+        XCTAssertEqual(engine.itemCount, 3)
+        XCTAssertEqual(engine.config.interval, 9)
+        XCTAssertEqual(engine.itemDurations, [nil, 7, nil])
+        let messages = socket.messages()
+        XCTAssertEqual(messages.count, 3, "\(messages)")
+        XCTAssertTrue(messages[0].hasPrefix("RELOADING=1\nMONOTONIC_USEC="))
+        XCTAssertEqual(Array(messages.dropFirst()), ["READY=1", "STATUS=showing 2/3 c.jpg"])
+    }
+
+    func testPictureGoneStartsAtTheFirst() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg", "c.jpg"])
+        let controller = try ReloadController(directory: dir.path)
+        var engine = engine(for: controller, showing: 1)
+        try dir.remove("images/b.jpg")
+        XCTAssertEqual(controller.reload(engine: &engine, now: 1), .applied(keepIndex: nil))
+        XCTAssertEqual(engine.selectedIndex, 0)
+        XCTAssertEqual(controller.current.playlist.map(\.name), ["a.jpg", "c.jpg"])
+    }
+
+    func testInvalidReloadKeepsTheOldConfigAndSaysSo() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"])
+        let socket = try NotifySocket()
+        let controller = try ReloadController(directory: dir.path, notifier: runningNotifier())
+        _ = socket.messages()
+        let good = controller.current
+        var engine = engine(for: controller, showing: 1)
+        try dir.write("carouseld.conf", "interval = 3\nfit = \"fill\"\nspacing = -4\n")
+        guard case .rejected(let problems) = controller.reload(engine: &engine, now: 1) else {
+            return XCTFail("an invalid config must be rejected")
+        }
+        let conf = dir.url("carouseld.conf")
+        XCTAssertEqual(problems, ["\(conf):2: fit: expected \"cover\" or \"contain\", got string \"fill\"",
+                                  "\(conf):3: spacing: -4 is out of range; allowed 0...4096 pixels"])
+        XCTAssertEqual(controller.current, good)
+        XCTAssertEqual(engine.selectedIndex, 1)
+        XCTAssertEqual(controller.problems, problems)
+        // Each problem is its own error line in the journal.
+        XCTAssertEqual(logged.filter { $0.0 == .error }.map(\.1).suffix(2), problems[...])
+        let messages = socket.messages()
+        XCTAssertEqual(messages.count, 3)
+        XCTAssertEqual(messages.last, "READY=1")
+        XCTAssertEqual(messages[1], "STATUS=" + StatusLine.invalid(problems))
+        // Swiping while the file is broken keeps the warning in the status line.
+        XCTAssertEqual(controller.statusText(selectedIndex: 0), StatusLine.invalid(problems) + "; showing 1/2 a.jpg")
+
+        // Fixing the file recovers, and the status line says what is shown again.
+        try dir.write("carouseld.conf", "interval = 3\n")
+        XCTAssertEqual(controller.reload(engine: &engine, now: 2), .unchanged)
+        XCTAssertEqual(controller.problems, [])
+        XCTAssertEqual(socket.messages().filter { $0.hasPrefix("STATUS=") }, ["STATUS=showing 2/2 b.jpg"])
+    }
+
+    func testWarningsAreLoggedOnReload() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg"])
+        let controller = try ReloadController(directory: dir.path)
+        try dir.write("carouseld.conf", "interval = 3\ncolour = 1\n")
+        XCTAssertEqual(controller.reload(showing: nil), .applied(keepIndex: nil))
+        XCTAssertEqual(logged.filter { $0.0 == .warning }.map(\.1), ["\(dir.url("carouseld.conf")):2: colour: unknown key, ignored"])
+    }
+
+    func testFirstLoadThrowsWhenInvalid() throws {
+        let dir = try ConfigTestDirectory.withImages([])
+        XCTAssertThrowsError(try ReloadController(directory: dir.path))
+    }
+
+    func testDuplicatePathKeepsTheNearestOccurrence() {
+        let items = ["a", "b", "a", "c", "a"].map { PlaylistItem(path: "/m/" + $0) }
+        XCTAssertEqual(ReloadController.index(of: "/m/a", in: items, near: 3), 2)
+        XCTAssertEqual(ReloadController.index(of: "/m/a", in: items, near: 0), 0)
+        XCTAssertNil(ReloadController.index(of: "/m/z", in: items, near: 0))
+    }
+
+    func testMediaChangeMovesTheWatcher() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg"])
+        try dir.mkdir("photos")
+        try dir.writeBytes("photos/p.png", ConfigTestDirectory.pngSignature)
+        let controller = try ReloadController(directory: dir.path)
+        let watcher = try ConfigWatcher(watching: controller.current)
+        controller.watcher = watcher
+        try dir.write("carouseld.conf", "media = \"photos\"\n")
+        XCTAssertEqual(controller.reload(showing: nil), .applied(keepIndex: nil))
+        XCTAssertEqual(watcher.mediaDirectory, dir.url("photos"))
+    }
+}

@@ -1,0 +1,80 @@
+import CarouselEngine
+import CInput
+import Glibc
+import XCTest
+@testable import carouseld
+
+/// The image store: decodes on its worker, wakes the loop through its eventfd, keeps a
+/// bounded window of cards around the selected one.
+final class ImageStoreTests: XCTestCase {
+    var dir = ""
+    var paths: [String] = []
+
+    override func setUpWithError() throws {
+        dir = try TestPictures.temporaryDirectory(self)
+        let colours: [UInt32] = [0xE04030, 0x30A050, 0x3060D0, 0xE0B020, 0x9040C0, 0x40C0C0, 0xC0C040, 0x808080]
+        paths = try colours.enumerated().map { i, colour in
+            try TestPictures.writePNG(TestPictures.solid(colour, width: 64, height: 36), "\(dir)/\(i).png")
+        }
+    }
+
+    func layout(selected: Int, count: Int? = nil) -> FrameLayout {
+        FrameLayout(viewport: Size(width: 64, height: 36),
+                    cards: [CardLayout(index: selected, x: 8, y: 4, width: 48, height: 27, scale: 1, opacity: 1)],
+                    selectedIndex: selected, itemCount: count ?? paths.count, pageCount: count ?? paths.count,
+                    selectedPage: selected, isMoving: false)
+    }
+
+    func waitReadable(_ fd: Int32, seconds: Double = 10) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, Int32(seconds * 1000)) == 1 && (p.revents & Int16(POLLIN)) != 0
+    }
+
+    func testDecodesOnTheWorkerAndSignalsTheEventFD() throws {
+        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27))
+        XCTAssertGreaterThanOrEqual(store.readyFD, 0)
+        XCTAssertFalse(waitReadable(store.readyFD, seconds: 0), "nothing decoded before anything is asked for")
+        // The first request cannot block on decoding: it only queues the work.
+        XCTAssertTrue(store.cards(for: layout(selected: 3)).isEmpty, "card 3 is still being decoded")
+        XCTAssertTrue(waitReadable(store.readyFD), "the worker wakes the loop")
+        var arrived = Set<Int>()
+        while arrived.count < 5, waitReadable(store.readyFD) { arrived.formUnion(store.drainReady().ready) }
+        XCTAssertEqual(arrived, [3, 4, 2, 5, 1], "visible card, then two neighbours each side")
+        XCTAssertFalse(waitReadable(store.readyFD, seconds: 0.05), "drained, and nothing else to decode")
+        let cards = store.cards(for: layout(selected: 3))
+        XCTAssertEqual(Array(cards.keys), [3])
+        assertColour(try XCTUnwrap(cards[3]).pixel(x: 24, y: 13), 0xE0B020, "card 3's picture")
+    }
+
+    func testWindowWrapsAroundThePlaylistAndRespectsTheBudget() {
+        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27))
+        let spec = CardSpec(width: 48, height: 27)
+        XCTAssertEqual(store.window(visible: [0], selected: 0, spec: spec), [0, 1, 7, 2, 6])
+        XCTAssertEqual(store.window(visible: [7, 6, 0], selected: 7, spec: spec), [7, 6, 0, 1, 5])
+        // A 1 MB budget holds one 1000x500 card: only the visible one is kept.
+        let small = ImageStore(paths: paths, spec: CardSpec(width: 1000, height: 500), cacheMB: 1)
+        XCTAssertEqual(small.window(visible: [4], selected: 4, spec: CardSpec(width: 1000, height: 500)), [4])
+    }
+
+    func testCacheStaysBoundedWhileCyclingThroughThePlaylist() {
+        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27), neighbours: 1)
+        for round in 0..<2 {
+            for selected in paths.indices {
+                store.waitUntilLoaded(for: layout(selected: selected))
+                XCTAssertEqual(store.cards(for: layout(selected: selected)).count, 1, "round \(round), card \(selected)")
+                XCTAssertLessThanOrEqual(store.cachedCount, 3, "visible card and one neighbour each side")
+            }
+        }
+    }
+
+    func testNewCardSizeReplacesTheCache() throws {
+        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27))
+        store.waitUntilLoaded(for: layout(selected: 0))
+        XCTAssertEqual(store.cards(for: layout(selected: 0))[0]?.width, 48)
+        var wider = layout(selected: 0)
+        wider.cards[0].width = 60
+        XCTAssertNil(store.cards(for: wider)[0], "the old size is dropped, the new one decodes")
+        store.waitUntilLoaded(for: wider)
+        XCTAssertEqual(store.cards(for: wider)[0]?.width, 60)
+    }
+}

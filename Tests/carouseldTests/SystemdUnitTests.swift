@@ -1,0 +1,107 @@
+import Foundation
+import XCTest
+
+/// systemd/carouseld.service checked by systemd itself (`systemd-analyze verify` and
+/// `security --offline=true`, score ≤ 2.0), and scripts/install staged into a directory.
+final class SystemdUnitTests: XCTestCase {
+    private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    private var unitPath: String { repository.appendingPathComponent("systemd/carouseld.service").path }
+
+    /// The carouseld binary built next to this test bundle.
+    private var builtBinary: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("carouseld").path
+    }
+
+    private func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// A copy of the unit whose ExecStart names the built binary: verify checks that it exists.
+    private func unitForBuiltBinary() throws -> (ConfigTestDirectory, String) {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: builtBinary), builtBinary)
+        let dir = try ConfigTestDirectory()
+        let text = try String(contentsOfFile: unitPath, encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/carouseld", with: builtBinary)
+        return (dir, try dir.write("carouseld.service", text))
+    }
+
+    func testSystemdAnalyzeVerifyPasses() throws {
+        let (dir, unit) = try unitForBuiltBinary()
+        let result = try run(["systemd-analyze", "verify", unit])
+        print("systemd-analyze verify carouseld.service: exit \(result.status)\(result.output.isEmpty ? "" : "\n" + result.output)")
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(result.output.trimmingCharacters(in: .whitespacesAndNewlines), "", "verify must print no warning")
+        _ = dir
+    }
+
+    func testSecurityExposureIsAtMost2() throws {
+        let (dir, unit) = try unitForBuiltBinary()
+        let result = try run(["systemd-analyze", "security", "--offline=true", "--no-pager", unit])
+        XCTAssertEqual(result.status, 0, result.output)
+        let summary = try XCTUnwrap(result.output.split(separator: "\n").last { $0.contains("Overall exposure level") })
+        let score = try XCTUnwrap(summary.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) },
+                                  String(summary))
+        print("systemd-analyze security --offline=true carouseld.service: exposure \(score) (must be <= 2.0)")
+        XCTAssertLessThanOrEqual(score, 2.0, result.output)
+        _ = dir
+    }
+
+    /// The settings the issue requires, read from the unit as written.
+    func testUnitDeclaresNotifyReloadUserAndDevices() throws {
+        let lines = try String(contentsOfFile: unitPath, encoding: .utf8).split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("#") && $0.contains("=") }
+        func values(_ key: String) -> [String] {
+            lines.filter { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
+        }
+        XCTAssertEqual(values("Type"), ["notify"])
+        XCTAssertEqual(values("NotifyAccess"), ["main"])
+        XCTAssertEqual(values("ExecReload"), ["/bin/kill -HUP $MAINPID"])
+        XCTAssertEqual(values("Restart"), ["on-failure"])
+        XCTAssertFalse(values("WatchdogSec").isEmpty)
+        XCTAssertEqual(values("User"), ["carouseld"])
+        XCTAssertEqual(values("SupplementaryGroups"), ["video input"])
+        XCTAssertEqual(values("DevicePolicy"), ["closed"])
+        XCTAssertEqual(Set(values("DeviceAllow")), ["char-drm rw", "char-input rw", "char-fb rw"])
+        XCTAssertEqual(values("ProtectSystem"), ["strict"])
+        XCTAssertEqual(values("ReadOnlyPaths"), ["-/etc/carouseld"])
+        XCTAssertEqual(values("CapabilityBoundingSet"), [""])
+        XCTAssertEqual(values("NoNewPrivileges"), ["yes"])
+        XCTAssertEqual(values("Conflicts"), ["getty@tty1.service"])
+        XCTAssertTrue(values("After").joined(separator: " ").contains("plymouth-quit-wait.service"))
+        XCTAssertTrue(values("After").joined(separator: " ").contains("systemd-udev-settle.service"))
+    }
+
+    func testInstallStagesBinaryUnitUserAndConfig() throws {
+        let stage = try ConfigTestDirectory()
+        let result = try run(["scripts/install", "--binary", builtBinary, "--destdir", stage.path], in: repository)
+        XCTAssertEqual(result.status, 0, result.output)
+        let fm = FileManager.default
+        XCTAssertTrue(fm.isExecutableFile(atPath: stage.url("usr/local/bin/carouseld")))
+        XCTAssertTrue(fm.fileExists(atPath: stage.url("usr/lib/sysusers.d/carouseld.conf")))
+        let unit = try String(contentsOfFile: stage.url("etc/systemd/system/carouseld.service"), encoding: .utf8)
+        XCTAssertTrue(unit.contains("ExecStart=/usr/local/bin/carouseld run --config /etc/carouseld"))
+        // The staged default config is one the daemon accepts.
+        let staged = try carouseldCheck(stage.url("etc/carouseld"))
+        XCTAssertEqual(staged.status, 0, staged.output)
+        // A second install keeps the administrator's config.
+        try stage.write("etc/carouseld/carouseld.conf", "interval = 42\n")
+        XCTAssertEqual(try run(["scripts/install", "--binary", builtBinary, "--destdir", stage.path], in: repository).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: stage.url("etc/carouseld/carouseld.conf"), encoding: .utf8), "interval = 42\n")
+    }
+
+    private func carouseldCheck(_ directory: String) throws -> (status: Int32, output: String) {
+        try run([builtBinary, "check", "--config", directory])
+    }
+}
