@@ -17,6 +17,8 @@ struct Replay {
     var config: CarouselConfig
     var screen: Size
     var itemCount: Int
+    /// Per-picture auto-advance intervals from the playlist (`#EXTINF`).
+    var itemDurations: [Double?] = []
 
     /// One engine event as a JSON line, in order.
     typealias Emit = (String) throws -> Void
@@ -49,7 +51,8 @@ struct Replay {
         let tEnd = timeline.last?.frame.time ?? t0
 
         var translator = InputTranslator(config: config, screen: screen, announceDevices: false)
-        var engine = CarouselEngine(config: config, itemCount: itemCount, viewport: screen, now: t0)
+        var engine = CarouselEngine(config: config, itemCount: itemCount, viewport: screen, now: t0,
+                                    itemDurations: itemDurations)
         var seat = SeatSlots()
         var tick = 0
         func report(_ events: [CarouselEvent]) throws { for e in events { try emit(EventReport.json(e)) } }
