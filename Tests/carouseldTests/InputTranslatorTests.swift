@@ -50,6 +50,16 @@ final class InputTranslatorTests: XCTestCase {
                        [.touch(TouchFrame(time: 2, samples: [TouchSample(slot: 0, phase: .down, x: 1000, y: 0)]))])
     }
 
+    func testReconfigureAppliesRotationAndSwitchesAndKeepsTheDevices() {
+        var t = translator()
+        t.reconfigure(config: { var c = CarouselConfig(); c.rotation = 180; c.keyboard = false; return c }(), screen: screen)
+        _ = t.translate([.touchDown(device: touch, slot: 0, x: 100, y: 100, time: 1)])
+        XCTAssertEqual(t.translate([.touchFrame(device: touch, time: 1)]),
+                       [.touch(TouchFrame(time: 1, samples: [TouchSample(slot: 0, phase: .down, x: 900, y: 500)]))])
+        XCTAssertEqual(t.translate([.key(device: keyboard, code: Int(KEY_LEFT), pressed: true, time: 2)]), [])
+        XCTAssertEqual(t.translate([.removed(device: touch, time: 3)]), [.cancelTouches(time: 3)], "the touch device is still known")
+    }
+
     func testDeviceRemovedMidDragCancelsInsteadOfReleasing() {
         var t = translator()
         _ = t.translate([.touchDown(device: touch, slot: 0, x: 500, y: 300, time: 3), .touchFrame(device: touch, time: 3)])

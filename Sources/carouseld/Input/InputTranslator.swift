@@ -6,8 +6,8 @@ import CInput
 /// and a device lost mid-drag into a cancel. Pure: the live libinput path and the replay both
 /// use it, one batch at a time.
 struct InputTranslator {
-    let mapping: PanelMapping
-    private let useTouch: Bool, useKeyboard: Bool, usePointer: Bool
+    private(set) var mapping: PanelMapping
+    private var useTouch: Bool, useKeyboard: Bool, usePointer: Bool
 
     private var devices: [Int: (name: String, capabilities: DeviceCapabilities)] = [:]
     /// Touches down per device (seat slots), to cancel them when the device goes away.
@@ -27,6 +27,13 @@ struct InputTranslator {
         useTouch = config.touch; useKeyboard = config.keyboard; usePointer = config.pointer
         pointer = PointerFinger(mapping: mapping)
         announce = announceDevices
+    }
+
+    /// A reloaded config or a new screen size: new rotation, size and switches; the devices stay.
+    mutating func reconfigure(config: CarouselConfig, screen: Size) {
+        mapping = PanelMapping(screen: screen, rotation: config.rotation)
+        useTouch = config.touch; useKeyboard = config.keyboard; usePointer = config.pointer
+        pointer = PointerFinger(mapping: mapping)
     }
 
     private func say(_ message: String, notice: Bool = false) {

@@ -20,8 +20,9 @@ final class InputSource {
     /// libinput keeps the interface pointer for its whole life, so it lives on the heap with it.
     private let interface: UnsafeMutablePointer<libinput_interface>
     private let opener: Unmanaged<DeviceOpener>
-    private let panel: Size
     private var translator: InputTranslator
+    /// The size libinput transforms touch positions to.
+    private var panel: Size { translator.mapping.panel }
 
     /// `screen` is the logical screen (the engine's viewport); `config.rotation` maps the panel onto it.
     init(config: CarouselConfig, screen: Size) throws {
@@ -41,7 +42,6 @@ final class InputSource {
         self.udev = udev; self.libinput = libinput; self.interface = interface; self.opener = opener
         fd = libinput_get_fd(libinput)
         translator = InputTranslator(config: config, screen: screen)
-        panel = translator.mapping.panel
         // Assigning the seat queued one DEVICE_ADDED per device already present.
         _ = dispatch()
         translator.startupFinished()
@@ -52,6 +52,12 @@ final class InputSource {
         udev_unref(udev)
         opener.release()
         interface.deallocate()
+    }
+
+    /// After a config reload or a mode change: rotation, screen size and the touch/keyboard/pointer
+    /// switches take effect at once. A changed `seat` needs a new `InputSource`.
+    func reconfigure(config: CarouselConfig, screen: Size) {
+        translator.reconfigure(config: config, screen: screen)
     }
 
     /// Reads everything libinput has and returns what the engine must do, in order.
