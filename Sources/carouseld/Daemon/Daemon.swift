@@ -27,6 +27,8 @@ final class Daemon {
     var onEvent: ((CarouselEvent) -> Void)?
     /// Called once, when the first frame is on screen (READY=1).
     var onFirstFrame: ((Double) -> Void)?
+    /// Called with the new picture size when a screen appears or changes mode (touch mapping).
+    var onResize: ((Size) -> Void)?
 
     init(engine: CarouselEngine, output: DisplayOutput, renderer: FrameRenderer, loop: EventLoop) throws {
         self.engine = engine; self.output = output; self.renderer = renderer; self.loop = loop
@@ -87,8 +89,10 @@ final class Daemon {
 
     /// Runs due wakeups, advances the engine to `now`, draws if something changed and the
     /// display is free, and arms the timer for whatever must happen next.
-    private func tick(now: Double) {
+    private func tick(now time: Double) {
         tickPosted = false
+        // A touch frame's kernel time can be a little later than the flip that follows it.
+        let now = max(time, engine.now)
         if let hold = holdUntil, now < hold { armTimer(); return }
         holdUntil = nil
         for wakeup in wakeups {
@@ -122,6 +126,7 @@ final class Daemon {
         if let size = output.size {
             Log.info("screen \(output.summary)")
             engine.resize(size)
+            onResize?(size)
         }
         renderer.invalidate()
         lastPresented = nil

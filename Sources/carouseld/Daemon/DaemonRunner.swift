@@ -24,7 +24,8 @@ struct DaemonOptions {
 }
 
 /// Wires the daemon's parts to one event loop: config directory (inotify, SIGHUP), image store
-/// (eventfd), display (DRM fd, udev hotplug), signals, systemd notification and watchdog.
+/// (eventfd), display (DRM fd, udev hotplug), input (libinput fd), signals, systemd
+/// notification and watchdog.
 final class DaemonRunner {
     private let options: DaemonOptions
     private let loop: EventLoop
@@ -35,6 +36,7 @@ final class DaemonRunner {
     private let daemon: Daemon
     private var renderer: CompositorRenderer
     private var watchdog: Watchdog
+    private var input: InputSource?
 
     init(_ options: DaemonOptions) throws {
         self.options = options
@@ -66,6 +68,11 @@ final class DaemonRunner {
         renderer = Self.makeRenderer(loaded, viewport: viewport)
         daemon = try Daemon(engine: engine, output: display, renderer: renderer, loop: loop)
         watchdog = Watchdog(notifier: notifier, now: now)
+        do {
+            input = try InputSource(config: loaded.config, screen: viewport)
+        } catch {
+            Log.warning("\(error); running without touch, keyboard and pointer")
+        }
         try wire()
     }
 
@@ -93,6 +100,12 @@ final class DaemonRunner {
             let playlist = live.current.playlist
             if playlist.indices.contains(index) { Log.info("showing \(index + 1)/\(playlist.count) \(playlist[index].name)") }
             live.controller.announce(selectedIndex: index)
+        }
+        daemon.onResize = { [unowned self] size in input?.reconfigure(config: live.current.config, screen: size) }
+        if let input {
+            try loop.add(fd: input.fd) { [unowned self] in
+                for action in input.dispatch() { daemon.updateEngine { $0.apply(action) } }
+            }
         }
         try loop.add(fd: signals.fd) { [unowned self] in
             for signal in signals.drain() { handle(signal: signal) }
@@ -142,6 +155,7 @@ final class DaemonRunner {
         }
         loop.remove(fd: renderer.store.readyFD)
         renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport)
+        input?.reconfigure(config: loaded.config, screen: display.size ?? daemon.engine.viewport)
         daemon.replaceRenderer(renderer)
         do { try watchStore() } catch { Log.error("watching the image store: \(error)") }
     }
