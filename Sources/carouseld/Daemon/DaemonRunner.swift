@@ -37,6 +37,8 @@ final class DaemonRunner {
     private var renderer: CompositorRenderer
     private var watchdog: Watchdog
     private var input: InputSource?
+    /// The rotation the display really uses (the command line wins; a reload does not change it).
+    private var displayRotation = 0
 
     init(_ options: DaemonOptions) throws {
         self.options = options
@@ -56,6 +58,7 @@ final class DaemonRunner {
                  + (loaded.playlistFile ?? loaded.mediaDirectory))
         do {
             display = try DisplayOpener.open(options.outputSettings(loaded.config), backend: options.backend)
+            displayRotation = options.outputSettings(loaded.config).rotation
         } catch {
             Log.error("\(error)")
             notifier.status("display: \(error)")
@@ -69,7 +72,7 @@ final class DaemonRunner {
         daemon = try Daemon(engine: engine, output: display, renderer: renderer, loop: loop)
         watchdog = Watchdog(notifier: notifier, now: now)
         do {
-            input = try InputSource(config: loaded.config, screen: viewport)
+            input = try InputSource(config: inputConfig(loaded.config), screen: viewport)
         } catch {
             Log.warning("\(error); running without touch, keyboard and pointer")
         }
@@ -96,12 +99,13 @@ final class DaemonRunner {
             live.controller.announce(selectedIndex: daemon.engine.selectedIndex)
         }
         daemon.onEvent = { [unowned self] event in
-            guard case .settled(_, let index) = event else { return }
+            // Releases (with their velocity) and taps go to the journal, as `carouseld replay` prints them.
+            guard case .settled(_, let index) = event else { return Log.info(EventReport.logLine(event)) }
             let playlist = live.current.playlist
             if playlist.indices.contains(index) { Log.info("showing \(index + 1)/\(playlist.count) \(playlist[index].name)") }
             live.controller.announce(selectedIndex: index)
         }
-        daemon.onResize = { [unowned self] size in input?.reconfigure(config: live.current.config, screen: size) }
+        daemon.onResize = { [unowned self] size in input?.reconfigure(config: inputConfig(live.current.config), screen: size) }
         if let input {
             try loop.add(fd: input.fd) { [unowned self] in
                 for action in input.dispatch() { daemon.updateEngine { $0.apply(action) } }
@@ -146,6 +150,13 @@ final class DaemonRunner {
         }
     }
 
+    /// Touch is turned like the picture on the panel: with the display's rotation, not the config's.
+    private func inputConfig(_ config: CarouselConfig) -> CarouselConfig {
+        var config = config
+        config.rotation = displayRotation
+        return config
+    }
+
     private func reload(now: Double) {
         let before = live.current
         guard case .applied? = daemon.modifyEngine({ live.reloadIfDue(engine: &$0, now: now) }) else { return }
@@ -155,7 +166,7 @@ final class DaemonRunner {
         }
         loop.remove(fd: renderer.store.readyFD)
         renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport)
-        input?.reconfigure(config: loaded.config, screen: display.size ?? daemon.engine.viewport)
+        input?.reconfigure(config: inputConfig(loaded.config), screen: display.size ?? daemon.engine.viewport)
         daemon.replaceRenderer(renderer)
         do { try watchStore() } catch { Log.error("watching the image store: \(error)") }
     }
