@@ -39,7 +39,7 @@ waitfor '"carousel test touchscreen.*added \(touch\)' "$OUT/daemon.log" || fail 
 echo >&9                                            # "Hit enter to start replaying"
 waitfor 'release velocity_x=' "$OUT/daemon.log" || fail "no release logged"
 grep -E 'release velocity_x=' "$OUT/daemon.log" | head -1
-wait $REPLAY; exec 9>&-
+exec 9>&-; wait $REPLAY                             # EOF ends replay's "Hit enter" loop
 sleep 2; after=$(shot 1-after-swipe); echo "after swipe: $after"
 [ "$after" = slide2 ] && pass "the swipe paged to the next picture" || fail "expected slide2 after the swipe, got $after"
 vx=$(grep -oE 'release velocity_x=-?[0-9.]+' "$OUT/daemon.log" | head -1 | cut -d= -f2)
