@@ -40,8 +40,12 @@ final class DaemonRunner {
     /// The rotation the display really uses (the command line wins; a reload does not change it).
     private var displayRotation = 0
 
+    /// Milestones of the start, in ms after exec, for the first-frame log line.
+    private var startup: [String] = []
+
     init(_ options: DaemonOptions) throws {
         self.options = options
+        var startup = [Self.milestone("main")]
         // Blocked before any thread starts (the decode worker), so every thread inherits the mask.
         signals = try SignalSource(signals: [SIGTERM, SIGINT, SIGHUP])
         loop = try EventLoop()
@@ -53,6 +57,7 @@ final class DaemonRunner {
             notifier.status(StatusLine.invalid(error.problems))
             throw ExitCode.failure
         }
+        startup.append(Self.milestone("config loaded"))
         let loaded = live.current
         Log.info("config \(loaded.directory): \(loaded.playlist.count) pictures from "
                  + (loaded.playlistFile ?? loaded.mediaDirectory))
@@ -64,19 +69,30 @@ final class DaemonRunner {
             notifier.status("display: \(error)")
             throw ExitCode.failure
         }
-        let now = MonotonicClock.now()
+        startup.append(Self.milestone("display open"))
         let viewport = display.size ?? Size(width: 1920, height: 1080)
-        let engine = CarouselEngine(config: loaded.config, itemCount: loaded.playlist.count, viewport: viewport,
-                                    now: now, itemDurations: loaded.itemDurations)
+        // The decode worker starts on the first pictures while input devices are opened.
         renderer = Self.makeRenderer(loaded, viewport: viewport)
-        daemon = try Daemon(engine: engine, output: display, renderer: renderer, loop: loop)
-        watchdog = Watchdog(notifier: notifier, now: now)
         do {
             input = try InputSource(config: inputConfig(loaded.config), screen: viewport)
         } catch {
             Log.warning("\(error); running without touch, keyboard and pointer")
         }
+        startup.append(Self.milestone("input open"))
+        // The engine clock (and the first auto-advance interval) starts just before the first frame.
+        let now = MonotonicClock.now()
+        let engine = CarouselEngine(config: loaded.config, itemCount: loaded.playlist.count, viewport: viewport,
+                                    now: now, itemDurations: loaded.itemDurations)
+        daemon = try Daemon(engine: engine, output: display, renderer: renderer, loop: loop)
+        watchdog = Watchdog(notifier: notifier, now: now)
+        self.startup = startup
         try wire()
+    }
+
+    /// "main 412 ms": how long after exec the start reached `name`.
+    private static func milestone(_ name: String) -> String {
+        let ms = ExecClock.sinceExec(atMonotonic: MonotonicClock.now()).map { String(format: "%.0f", $0 * 1000) } ?? "?"
+        return "\(name) \(ms) ms"
     }
 
     /// Shows the first frame and runs until SIGTERM or SIGINT.
@@ -94,7 +110,7 @@ final class DaemonRunner {
     private func wire() throws {
         daemon.onFirstFrame = { [unowned self] time in
             let exec = ExecClock.sinceExec(atMonotonic: time).map { String(format: "%.0f ms", $0 * 1000) } ?? "?"
-            Log.info("first frame on screen \(exec) after exec: \(display.summary)")
+            Log.info("first frame on screen \(exec) after exec (\(startup.joined(separator: ", "))): \(display.summary)")
             notifier.ready()
             live.controller.announce(selectedIndex: daemon.engine.selectedIndex)
         }
@@ -107,8 +123,21 @@ final class DaemonRunner {
         }
         daemon.onResize = { [unowned self] size in input?.reconfigure(config: inputConfig(live.current.config), screen: size) }
         if let input {
+            var fingers = Set<Int>()
             try loop.add(fd: input.fd) { [unowned self] in
-                for action in input.dispatch() { daemon.updateEngine { $0.apply(action) } }
+                for action in input.dispatch() {
+                    switch action {
+                    case .touch(let frame):
+                        for sample in frame.samples {
+                            if sample.phase == .down || sample.phase == .move { fingers.insert(sample.slot) }
+                            else { fingers.remove(sample.slot) }
+                        }
+                    case .cancelTouches: fingers.removeAll()
+                    case .page: break
+                    }
+                    daemon.fingersDown = !fingers.isEmpty
+                    daemon.updateEngine { $0.apply(action) }
+                }
             }
         }
         try loop.add(fd: signals.fd) { [unowned self] in
