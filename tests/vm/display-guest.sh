@@ -6,13 +6,14 @@
 # so a slow emulated start only makes it wait.
 #
 # usage (in the guest): tests/vm/display-guest.sh BINARY OUT
-#   OUT holds render/example (config/example at 1.5 s and 6 s), render/long (conf-long at 1 s)
-#   and conf-long (interval 3600); screendumps and daemon logs are written there.
+#   OUT holds conf-example (config/example with an 8 s interval), conf-long (interval 3600),
+#   render/example (conf-example at 1.5 s and 12 s) and render/long (conf-long at 1 s);
+#   screendumps and daemon logs are written there.
 set -u
 bin=$1 out=$2
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-example=$repo/config/example long=$out/conf-long
-first_ref=$out/render/example/frame-0001.500.png second_ref=$out/render/example/frame-0006.000.png
+example=$out/conf-example long=$out/conf-long
+first_ref=$out/render/example/frame-0001.500.png second_ref=$out/render/example/frame-0012.000.png
 long_ref=$out/render/long/frame-0001.000.png
 
 check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
@@ -75,13 +76,13 @@ echo "## carouseld outputs"
 check "outputs lists the bochs connector as connected" grep -q "^  Virtual-1: connected" "$out/outputs.txt"
 check "outputs marks the preferred mode" grep -q "1280x800@75 preferred" "$out/outputs.txt"
 
-echo "## config/example: the first picture, then the second after one interval (4 s)"
-# The daemon advances every 4 s whatever the test does, so the screen is dumped at fixed
+echo "## config/example (interval 8 s): the first picture, then the second after one interval"
+# The daemon advances every 8 s whatever the test does, so the screen is dumped at fixed
 # moments first and compared afterwards (a comparison can take seconds in the emulated guest).
 start example --config "$example"
 grep "first frame on screen" "$out/example.log" | sed 's/^<.>/  /'
 for i in 1 2 3; do sleep 0.8; vm-screendump "$out/example-first-$i.ppm"; done
-check "auto-advance settles on the second picture" waitfor "showing 2/5 slide2.png" "$out/example.log" 10
+check "auto-advance settles on the second picture" waitfor "showing 2/5 slide2.png" "$out/example.log" 20
 for i in 1 2 3; do sleep 0.5; vm-screendump "$out/example-second-$i.ppm"; done
 stop
 matches_one "first picture on screen matches carouseld render" "$first_ref" "$out"/example-first-?.ppm
@@ -124,7 +125,7 @@ matches "fbdev shows the rendered picture" "$out/fbdev.ppm" "$long_ref" 10
 stop
 
 echo "## clear failures"
-bad=/tmp/badmode; mkdir -p $bad; printf 'mode = "1234x567"\nmedia = "%s"\n' "$example/images" > $bad/carouseld.conf
+bad=/tmp/badmode; mkdir -p $bad; printf 'mode = "1234x567"\nmedia = "%s"\n' "$repo/config/example/images" > $bad/carouseld.conf
 fails "config mode 1234x567: fails, listing the modes on offer" "$out/badmode.log" \
   "mode 1234x567 not offered by connector Virtual-1; available: 1280x800@75 (preferred), 1920x1080@60" \
   "$bin" --config "$bad"

@@ -163,6 +163,7 @@ final class DaemonRunner {
         try loop.add(fd: store.readyFD) { [unowned self] in
             let update = store.drainReady()
             let visible = Set(daemon.engine.layout().cards.map(\.index))
+            Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
             if !visible.isDisjoint(with: update.ready + update.failed) { daemon.setNeedsRedraw() }
         }
     }
