@@ -71,14 +71,7 @@ final class DaemonRunner {
         }
         startup.append(Self.milestone("display open"))
         let viewport = display.size ?? Size(width: 1920, height: 1080)
-        // The decode worker starts on the first pictures while input devices are opened.
         renderer = Self.makeRenderer(loaded, viewport: viewport)
-        do {
-            input = try InputSource(config: Self.inputConfig(loaded.config, rotation: displayRotation), screen: viewport)
-        } catch {
-            Log.warning("\(error); running without touch, keyboard and pointer")
-        }
-        startup.append(Self.milestone("input open"))
         // The engine clock (and the first auto-advance interval) starts just before the first frame.
         let now = MonotonicClock.now()
         let engine = CarouselEngine(config: loaded.config, itemCount: loaded.playlist.count, viewport: viewport,
@@ -113,6 +106,7 @@ final class DaemonRunner {
             Log.info("first frame on screen \(exec) after exec (\(startup.joined(separator: ", "))): \(display.summary)")
             notifier.ready()
             live.controller.announce(selectedIndex: daemon.engine.selectedIndex)
+            loop.post { [unowned self] in openInput() }
         }
         daemon.onEvent = { [unowned self] event in
             // Releases (with their velocity) and taps go to the journal, as `carouseld replay` prints them.
@@ -123,24 +117,6 @@ final class DaemonRunner {
         }
         daemon.onResize = { [unowned self] size in
             input?.reconfigure(config: Self.inputConfig(live.current.config, rotation: displayRotation), screen: size)
-        }
-        if let input {
-            var fingers = Set<Int>()
-            try loop.add(fd: input.fd) { [unowned self] in
-                for action in input.dispatch() {
-                    switch action {
-                    case .touch(let frame):
-                        for sample in frame.samples {
-                            if sample.phase == .down || sample.phase == .move { fingers.insert(sample.slot) }
-                            else { fingers.remove(sample.slot) }
-                        }
-                    case .cancelTouches: fingers.removeAll()
-                    case .page: break
-                    }
-                    daemon.fingersDown = !fingers.isEmpty
-                    daemon.updateEngine { $0.apply(action) }
-                }
-            }
         }
         try loop.add(fd: signals.fd) { [unowned self] in
             for signal in signals.drain() { handle(signal: signal) }
@@ -165,6 +141,39 @@ final class DaemonRunner {
             let visible = Set(daemon.engine.layout().cards.map(\.index))
             Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
             if !visible.isDisjoint(with: update.ready + update.failed) { daemon.setNeedsRedraw() }
+        }
+    }
+
+    /// Input devices are opened once the first frame is on screen: libinput opens every device
+    /// of the seat, which takes a while, and nothing can be touched before a picture shows.
+    private func openInput() {
+        let screen = display.size ?? daemon.engine.viewport
+        do {
+            input = try InputSource(config: Self.inputConfig(live.current.config, rotation: displayRotation), screen: screen)
+        } catch {
+            Log.warning("\(error); running without touch, keyboard and pointer")
+            return
+        }
+        guard let input else { return }
+        var fingers = Set<Int>()
+        do {
+            try loop.add(fd: input.fd) { [unowned self] in
+                for action in input.dispatch() {
+                    switch action {
+                    case .touch(let frame):
+                        for sample in frame.samples {
+                            if sample.phase == .down || sample.phase == .move { fingers.insert(sample.slot) }
+                            else { fingers.remove(sample.slot) }
+                        }
+                    case .cancelTouches: fingers.removeAll()
+                    case .page: break
+                    }
+                    daemon.fingersDown = !fingers.isEmpty
+                    daemon.updateEngine { $0.apply(action) }
+                }
+            }
+        } catch {
+            Log.error("watching input devices: \(error)")
         }
     }
 
