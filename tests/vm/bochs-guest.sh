@@ -17,6 +17,6 @@ run() {  # run NAME COMMAND...: prints the script's output, then a FAIL line if 
   rm -f "$log"
 }
 run display tests/vm/display-guest.sh "$bin" "$out"
-run touch env CAROUSELD="$bin" tests/vm/touch-input.sh "$out"
+run touch env CAROUSELD="$bin" CAROUSELD_DEBUG=1 tests/vm/touch-input.sh "$out"
 mkdir -p "$out/config-reload"
 run config-reload env CAROUSELD_VM_GUEST=1 tests/vm/config-reload.sh "$bin" "$out/config-reload"

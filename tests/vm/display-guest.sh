@@ -36,6 +36,16 @@ matches() {
     sleep 0.3
   done
 }
+# matches_one NAME REF SHOT...: one of the screendumps matches REF (decoding may lag the first)
+matches_one() {
+  local name=$1 ref=$2 shot detail; shift 2
+  for shot in "$@"; do
+    if detail=$(/usr/bin/python3 "$repo/tests/vm/imgcmp.py" compare "$shot" "$ref"); then
+      echo "PASS $name ($(basename "$shot"): $detail)"; return 0
+    fi
+  done
+  echo "FAIL $name (last: $detail)"; return 1
+}
 # start NAME ARGS...: runs the daemon in the background (log OUT/NAME.log), waits for its first frame
 start() {
   local name=$1; shift
@@ -66,13 +76,16 @@ check "outputs lists the bochs connector as connected" grep -q "^  Virtual-1: co
 check "outputs marks the preferred mode" grep -q "1280x800@75 preferred" "$out/outputs.txt"
 
 echo "## config/example: the first picture, then the second after one interval (4 s)"
+# The daemon advances every 4 s whatever the test does, so the screen is dumped at fixed
+# moments first and compared afterwards (a comparison can take seconds in the emulated guest).
 start example --config "$example"
 grep "first frame on screen" "$out/example.log" | sed 's/^<.>/  /'
-matches "first picture on screen matches carouseld render" "$out/example-first.ppm" "$first_ref" 3
+for i in 1 2 3; do sleep 0.8; vm-screendump "$out/example-first-$i.ppm"; done
 check "auto-advance settles on the second picture" waitfor "showing 2/5 slide2.png" "$out/example.log" 10
-sleep 0.5   # the settled frame is committed just after the event is logged
-matches "after one interval the second picture matches render" "$out/example-second.ppm" "$second_ref" 3
+for i in 1 2 3; do sleep 0.5; vm-screendump "$out/example-second-$i.ppm"; done
 stop
+matches_one "first picture on screen matches carouseld render" "$first_ref" "$out"/example-first-?.ppm
+matches_one "after one interval the second picture matches render" "$second_ref" "$out"/example-second-?.ppm
 
 echo "## settled with a long interval: idle, DRM master, hotplug re-probe, SIGTERM"
 start long --config "$long"

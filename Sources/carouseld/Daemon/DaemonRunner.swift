@@ -63,19 +63,18 @@ final class DaemonRunner {
                  + (loaded.playlistFile ?? loaded.mediaDirectory))
         do {
             display = try DisplayOpener.open(options.outputSettings(loaded.config), backend: options.backend)
+            displayRotation = options.outputSettings(loaded.config).rotation
         } catch {
             Log.error("\(error)")
             notifier.status("display: \(error)")
             throw ExitCode.failure
         }
         startup.append(Self.milestone("display open"))
-        let rotation = options.outputSettings(loaded.config).rotation
-        displayRotation = rotation
         let viewport = display.size ?? Size(width: 1920, height: 1080)
         // The decode worker starts on the first pictures while input devices are opened.
         renderer = Self.makeRenderer(loaded, viewport: viewport)
         do {
-            input = try InputSource(config: Self.inputConfig(loaded.config, rotation: rotation), screen: viewport)
+            input = try InputSource(config: Self.inputConfig(loaded.config, rotation: displayRotation), screen: viewport)
         } catch {
             Log.warning("\(error); running without touch, keyboard and pointer")
         }
@@ -122,7 +121,9 @@ final class DaemonRunner {
             if playlist.indices.contains(index) { Log.info("showing \(index + 1)/\(playlist.count) \(playlist[index].name)") }
             live.controller.announce(selectedIndex: index)
         }
-        daemon.onResize = { [unowned self] size in input?.reconfigure(config: Self.inputConfig(live.current.config, rotation: displayRotation), screen: size) }
+        daemon.onResize = { [unowned self] size in
+            input?.reconfigure(config: Self.inputConfig(live.current.config, rotation: displayRotation), screen: size)
+        }
         if let input {
             var fingers = Set<Int>()
             try loop.add(fd: input.fd) { [unowned self] in
@@ -181,7 +182,6 @@ final class DaemonRunner {
     }
 
     /// Touch is turned like the picture on the panel: with the display's rotation, not the config's.
-    /// Touch follows the rotation the display runs with, not a later reload's.
     private static func inputConfig(_ config: CarouselConfig, rotation: Int) -> CarouselConfig {
         var config = config
         config.rotation = rotation
@@ -197,7 +197,8 @@ final class DaemonRunner {
         }
         loop.remove(fd: renderer.store.readyFD)
         renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport)
-        input?.reconfigure(config: Self.inputConfig(loaded.config, rotation: displayRotation), screen: display.size ?? daemon.engine.viewport)
+        input?.reconfigure(config: Self.inputConfig(loaded.config, rotation: displayRotation),
+                           screen: display.size ?? daemon.engine.viewport)
         daemon.replaceRenderer(renderer)
         do { try watchStore() } catch { Log.error("watching the image store: \(error)") }
     }
