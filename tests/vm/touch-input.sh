@@ -21,6 +21,10 @@ waitfor() {  # waitfor PATTERN FILE [TENTHS]: grep -E until found
   for _ in $(seq 1 "${3:-300}"); do grep -qE "$1" "$2" && return 0; sleep 0.1; done
   echo "timeout waiting for /$1/ in $2:"; tail -20 "$2"; return 1
 }
+waitnew() {  # waitnew LINES PATTERN FILE: like waitfor, but only on lines after the first LINES
+  for _ in $(seq 1 300); do tail -n +"$(($1 + 1))" "$3" | grep -qE "$2" && return 0; sleep 0.1; done
+  echo "timeout waiting for /$2/ after line $1 of $3:"; tail -20 "$3"; return 1
+}
 finish() {  # finish PID: up to 5 s to exit on its own, then killed; never hangs the boot
   for _ in $(seq 1 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
   kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null
@@ -68,10 +72,11 @@ PY
 sleep 1
 
 echo "== 2. device destroyed mid-drag"
+seen=$(wc -l < "$OUT/daemon.log")      # the replayed device of part 1 had the same name and node
 evemu-device "$OUT/touchscreen.evemu" > "$OUT/evemu-device.txt" 2>&1 & EVEMU=$!
 waitfor '/dev/input/event' "$OUT/evemu-device.txt" || exit 1
 NODE=$(grep -oE '/dev/input/event[0-9]+' "$OUT/evemu-device.txt" | head -1)
-waitfor "\"carousel test touchscreen \\(${NODE#/dev/input/}\\)\" added" "$OUT/daemon.log" || fail "the daemon did not see $NODE"
+waitnew "$seen" "\"carousel test touchscreen \\(${NODE#/dev/input/}\\)\" added" "$OUT/daemon.log" || fail "the daemon did not see $NODE"
 releases_before=$(grep -c 'release velocity_x=' "$OUT/daemon.log")
 evemu-play "$NODE" < "$OUT/drag-hold.events"
 sleep 0.5; held=$(shot 2-held); echo "while held: $held"
