@@ -11,8 +11,12 @@ import CarouselEngine
 /// background colour). Anything that must blend (faded cards, overlapping cards, the dots) is
 /// composed in a small private strip buffer that stays in cache, and its rows are then copied.
 ///
+/// Scaled cards are sampled bilinearly, or nearest while the strip moves fast (see
+/// `ScaledSampling`); a frame drawn that way is redrawn bilinearly when the same layout is
+/// composed again (`needsRefinement` says so).
+///
 /// Nothing is drawn when the target already shows the layout: the compositor remembers, per
-/// target buffer, the last layout it drew and which of its cards were ready.
+/// target buffer, the last layout it drew, which of its cards were ready and how it sampled.
 final class Compositor {
     /// Rows of the private strip buffer are sized to about this many bytes (fits in L2).
     static let stripBytes = 256 * 1024
@@ -23,15 +27,28 @@ final class Compositor {
     private let dotStamp: DotStamp?
     private var strip: PixelImage?
     private var lastDrawn: [TargetIdentity: DrawnState] = [:]
+    /// The layout of the previous compose call, for the speed of the strip.
+    private var previousLayout: FrameLayout?
+    /// False for still pictures (render, tests): every frame is sampled bilinearly.
+    let adaptsToMotion: Bool
+    /// How the last frame drawn sampled its scaled cards; nil when it had none (copies only).
+    private(set) var lastSampling: ScaledSampling?
+    /// The last frame's card pixels drawn as copies and drawn scaled (for the benchmark).
+    private(set) var lastCardPixels = (copied: 0, scaled: 0)
+    /// True when the last frame drawn used nearest sampling; composing the same layout again
+    /// (once the strip stops, e.g. under a resting finger) redraws it bilinearly.
+    var needsRefinement: Bool { lastSampling == .nearest }
 
     private struct DrawnState: Equatable {
         var layout: FrameLayout
         var ready: [Bool]
+        var sampling: ScaledSampling
     }
 
-    init(config: CarouselConfig, store: CardSource) {
+    init(config: CarouselConfig, store: CardSource, adaptsToMotion: Bool = true) {
         self.config = config
         self.source = store
+        self.adaptsToMotion = adaptsToMotion
         self.background = config.background.value | 0xFF00_0000
         self.dotStamp = DotStamp(diameter: config.dotSize)
     }
@@ -41,29 +58,34 @@ final class Compositor {
     @discardableResult
     func compose(_ layout: FrameLayout, into target: PixelBuffer) -> Bool {
         let cards = source.cards(for: layout)
-        let ready = layout.cards.map { cards[$0.index] != nil }
-        let state = DrawnState(layout: layout, ready: ready)
+        let dots = DotsLayout(config: config, layout: layout)
+        let plan = CompositorPlan(
+            layout: layout,
+            sizes: layout.cards.map { card in cards[card.index].map { ($0.width, $0.height) } },
+            dots: dots.bounds, clip: IntRect(x: 0, y: 0, width: target.width, height: target.height))
+        let sampling = adaptsToMotion && plan.hasScaledCards
+            ? ScaledSampling.choose(previous: previousLayout, current: layout) : .bilinear
+        previousLayout = layout
+        let state = DrawnState(layout: layout, ready: layout.cards.map { cards[$0.index] != nil }, sampling: sampling)
         if lastDrawn[target.identity] == state { return false }
         guard let targetImage = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(target.width), Int32(target.height),
                                                          target.base.assumingMemoryBound(to: UInt32.self),
                                                          Int32(target.stride)) else { return false }
         defer { pixman_image_unref(targetImage) }
 
-        let dots = DotsLayout(config: config, layout: layout)
-        let plan = CompositorPlan(
-            layout: layout,
-            sizes: layout.cards.map { card in cards[card.index].map { ($0.width, $0.height) } },
-            dots: dots.bounds, clip: IntRect(x: 0, y: 0, width: target.width, height: target.height))
-        let frame = Frame(layout: layout, cards: cards, dots: dots, target: target, targetImage: targetImage)
+        let frame = Frame(layout: layout, cards: cards, dots: dots, target: target, targetImage: targetImage,
+                          filter: sampling.pixmanFilter)
         fillBackground(target, except: plan.clusters.map(\.bounds))
         for cluster in plan.clusters { draw(cluster, frame) }
         if lastDrawn.count >= 8 { lastDrawn.removeAll() } // targets come and go (mode changes)
         lastDrawn[target.identity] = state
+        lastSampling = plan.hasScaledCards ? sampling : nil
+        lastCardPixels = plan.cardPixels
         return true
     }
 
     /// Forgets what every target shows (after a config, playlist or output change).
-    func invalidate() { lastDrawn.removeAll() }
+    func invalidate() { lastDrawn.removeAll(); previousLayout = nil }
 
     // MARK: - Drawing steps
 
@@ -74,6 +96,8 @@ final class Compositor {
         var dots: DotsLayout
         var target: PixelBuffer
         var targetImage: OpaquePointer
+        /// pixman filter for scaled cards.
+        var filter: pixman_filter_t
         func card(_ i: Int) -> Card? { cards[layout.cards[i].index] }
     }
 
@@ -88,10 +112,12 @@ final class Compositor {
                 guard let card = frame.card(i) else { return }
                 if opacity >= 1 {
                     // Straight into the target: SRC never reads the destination.
-                    scaleOpaque(card, origin: origin, scale: scale, rect: bounds, offset: (0, 0), into: frame.targetImage)
+                    scaleOpaque(card, origin: origin, scale: scale, rect: bounds, offset: (0, 0), filter: frame.filter,
+                                into: frame.targetImage)
                 } else {
                     inStrips(bounds, frame.target) { band, strip in
-                        self.scaleOpaque(card, origin: origin, scale: scale, rect: band, offset: (band.x, band.y), into: strip.pixman)
+                        self.scaleOpaque(card, origin: origin, scale: scale, rect: band, offset: (band.x, band.y),
+                                         filter: frame.filter, into: strip.pixman)
                         self.fade(rect: IntRect(x: 0, y: 0, width: band.width, height: band.height), opacity: opacity, in: strip)
                     }
                 }
@@ -116,7 +142,8 @@ final class Compositor {
                     }
                 case .scaled(let i, let origin, let scale, let opacity):
                     guard let card = frame.card(i) else { continue }
-                    self.blendScaled(card, origin: origin, scale: scale, opacity: opacity, rect: r, band: band, strip: strip)
+                    self.blendScaled(card, origin: origin, scale: scale, opacity: opacity, rect: r, band: band,
+                                     filter: frame.filter, strip: strip)
                 case .dots:
                     self.drawDots(frame.dots, rect: r, band: band, strip: strip)
                 }
@@ -156,13 +183,14 @@ final class Compositor {
     /// edges blend into the border's background colour; nothing is read from `destination`,
     /// whose (0, 0) is target pixel `offset`.
     private func scaleOpaque(_ card: Card, origin: (x: Double, y: Double), scale: (x: Double, y: Double),
-                             rect: IntRect, offset: (x: Int, y: Int), into destination: OpaquePointer) {
+                             rect: IntRect, offset: (x: Int, y: Int), filter: pixman_filter_t,
+                             into destination: OpaquePointer) {
         // Destination pixel -> target pixel -> card pixel -> bordered image pixel (+1).
         var transform = Affine.translation(1, 1)
             .after(.scale(1 / scale.x, 1 / scale.y))
             .after(.translation(Double(offset.x) - origin.x, Double(offset.y) - origin.y)).pixmanTransform
         pixman_image_set_transform(card.padded.pixman, &transform)
-        pixman_image_set_filter(card.padded.pixman, PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_filter(card.padded.pixman, filter, nil, 0)
         pixman_image_set_repeat(card.padded.pixman, PIXMAN_REPEAT_PAD)
         let x = Int32(rect.x - offset.x), y = Int32(rect.y - offset.y)
         pixman_image_composite32(PIXMAN_OP_SRC, card.padded.pixman, nil, destination, x, y, 0, 0, x, y,
@@ -185,12 +213,12 @@ final class Compositor {
 
     /// A scaled card blended over what the strip holds (overlapping cards), antialiased edges.
     private func blendScaled(_ card: Card, origin: (x: Double, y: Double), scale: (x: Double, y: Double),
-                             opacity: Double, rect r: IntRect, band: IntRect, strip: PixelImage) {
+                             opacity: Double, rect r: IntRect, band: IntRect, filter: pixman_filter_t, strip: PixelImage) {
         // Strip pixel -> target pixel -> card pixel.
         var transform = Affine.scale(1 / scale.x, 1 / scale.y)
             .after(.translation(Double(band.x) - origin.x, Double(band.y) - origin.y)).pixmanTransform
         pixman_image_set_transform(card.inner, &transform)
-        pixman_image_set_filter(card.inner, PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_filter(card.inner, filter, nil, 0)
         pixman_image_set_repeat(card.inner, PIXMAN_REPEAT_NONE)
         withOpacityMask(opacity) { mask in
             pixman_image_composite32(PIXMAN_OP_OVER, card.inner, mask, strip.pixman,

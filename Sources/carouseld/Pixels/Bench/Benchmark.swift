@@ -49,7 +49,20 @@ struct Benchmark {
     /// and beside each compose the time of one plain memcpy of a frame (three sources, two
     /// destinations in turn, like the cards and page-flipped targets), so both figures are
     /// taken under the same load and cache conditions.
-    func composeTimings(config: CarouselConfig, paths: [String], frames: Int) -> (compose: Timings, memcpy: Timings) {
+    struct ComposeFigures {
+        var compose = Timings(), memcpy = Timings()
+        /// Card pixels of the timed frames by how they were drawn.
+        var copiedPixels = 0, bilinearPixels = 0, nearestPixels = 0
+        /// "61 % copied, ..." of all card pixels.
+        var pixelShares: String {
+            let total = Double(max(1, copiedPixels + bilinearPixels + nearestPixels))
+            return String(format: "%.0f %% copied, %.0f %% sampled bilinear, %.0f %% sampled nearest",
+                          Double(copiedPixels) / total * 100, Double(bilinearPixels) / total * 100,
+                          Double(nearestPixels) / total * 100)
+        }
+    }
+
+    func composeTimings(config: CarouselConfig, paths: [String], frames: Int) -> ComposeFigures {
         var config = config
         config.interval = 0
         var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
@@ -60,9 +73,9 @@ struct Benchmark {
         let copyTargets = (0..<2).compactMap { _ in PixelImage(width: width, height: height) }
         (targets + copyTargets).forEach { $0.fill(0) }
         copySources.forEach { $0.fill(0x336699) }
-        var timings = Timings(), copies = Timings()
+        var figures = ComposeFigures()
         var t = 0.0, drawn = 0, warmUp = 10
-        while timings.count < frames && t < 600 {
+        while figures.compose.count < frames && t < 600 {
             if !engine.isMoving { _ = engine.page(by: 1, now: t) }
             t += 1.0 / 60
             _ = engine.update(now: t)
@@ -74,9 +87,16 @@ struct Benchmark {
             let source = copySources[drawn % 3], destination = copyTargets[drawn % 2]
             let copy = Stopwatch.time { memcpy(destination.base, source.base, source.byteCount) }
             drawn += 1
-            if warmUp > 0 { warmUp -= 1 } else { timings.add(seconds); copies.add(copy) }
+            if warmUp > 0 { warmUp -= 1; continue }
+            figures.compose.add(seconds); figures.memcpy.add(copy)
+            figures.copiedPixels += compositor.lastCardPixels.copied
+            if compositor.lastSampling == .nearest {
+                figures.nearestPixels += compositor.lastCardPixels.scaled
+            } else {
+                figures.bilinearPixels += compositor.lastCardPixels.scaled
+            }
         }
-        return (timings, copies)
+        return figures
     }
 
     struct DecodeFigures {
