@@ -25,7 +25,8 @@ final class Compositor {
     private let source: CardSource
     private let background: UInt32
     private let dotStamp: DotStamp?
-    private var strip: PixelImage?
+    /// Memory of the strip buffer, kept between frames; grown only for a wider band.
+    private var stripMemory: AnonymousMapping?
     private var lastDrawn: [TargetIdentity: DrawnState] = [:]
     /// The layout of the previous compose call, for the speed of the strip.
     private var previousLayout: FrameLayout?
@@ -273,9 +274,13 @@ final class Compositor {
         }
     }
 
+    /// Bytes held for the strip buffer (for tests).
+    var stripByteCount: Int { stripMemory?.byteCount ?? 0 }
+
+    /// A `width` × `height` strip image, over memory reused from frame to frame.
     private func stripBuffer(width: Int, height: Int) -> PixelImage? {
-        if let strip, strip.width >= width, strip.height >= height { return strip }
-        strip = PixelImage(width: max(width, strip?.width ?? 0), height: max(height, strip?.height ?? 0))
-        return strip
+        if let memory = stripMemory, let strip = PixelImage(width: width, height: height, in: memory) { return strip }
+        stripMemory = AnonymousMapping(byteCount: max(Self.stripBytes, width * height * 4))
+        return stripMemory.flatMap { PixelImage(width: width, height: height, in: $0) }
     }
 }

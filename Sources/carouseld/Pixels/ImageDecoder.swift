@@ -27,7 +27,7 @@ enum ImageDecoder {
     static func decode(path: String, spec: CardSpec) throws(ImageError) -> DecodedImage {
         let bytes = try ImageFile.read(path)
         let header = try header(of: bytes, path: path, maxPixels: spec.maxImagePixels)
-        return try withBytes(bytes) { (raw) throws(ImageError) -> DecodedImage in
+        return try bytes.withUnsafeBytes { (raw) throws(ImageError) -> DecodedImage in
             switch try decodableFormat(raw, path: path) {
             case .jpeg:
                 let upright = header.upright
@@ -40,8 +40,8 @@ enum ImageDecoder {
         }
     }
 
-    private static func header(of bytes: [UInt8], path: String, maxPixels: Int) throws(ImageError) -> ImageHeader {
-        let header = try withBytes(bytes) { (raw) throws(ImageError) -> ImageHeader in
+    private static func header(of bytes: FileBytes, path: String, maxPixels: Int) throws(ImageError) -> ImageHeader {
+        let header = try bytes.withUnsafeBytes { (raw) throws(ImageError) -> ImageHeader in
             switch try decodableFormat(raw, path: path) {
             case .jpeg: return try JPEGDecoder.header(raw)
             case .png: return try PNGDecoder.header(raw)
@@ -63,14 +63,5 @@ enum ImageDecoder {
         case .unsupported(let name): throw .unsupported(name)
         case .unknown: throw .notAnImage(fileExtension: ImageFile.fileExtension(path))
         }
-    }
-
-    /// `withUnsafeBytes` with the typed error kept (Array's version only rethrows `any Error`).
-    private static func withBytes<T>(_ bytes: [UInt8],
-                                     _ body: (UnsafeRawBufferPointer) throws(ImageError) -> T) throws(ImageError) -> T {
-        let result: Result<T, ImageError> = bytes.withUnsafeBytes { raw in
-            do throws(ImageError) { return .success(try body(raw)) } catch { return .failure(error) }
-        }
-        return try result.get()
     }
 }
