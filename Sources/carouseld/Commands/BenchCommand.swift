@@ -60,6 +60,10 @@ struct BenchCommand: ParsableCommand {
         let scaled = bench.composeTimings(config: CarouselConfig(), paths: Array(paths.prefix(5)), frames: frames)
         report("compose, scaled centre (scale 0.85-1, opacity 0.6-1)", scaled, target: 3)
 
+        let paging = bench.framesWithMissingCards(config: CarouselConfig(), paths: paths, pageChanges: 10)
+        print("real-time paging at 60 Hz, 10 page changes: \(paging.missing) of \(paging.frames) frames showed a card "
+              + "not decoded yet (the store keeps \(ImageStore.defaultNeighbours) neighbour each side of the selected card)")
+
         let decode = try bench.decodeFigures(path: paths[0], config: CarouselConfig(), runs: 5)
         let ratio = decode.scaled.p50 / decode.full.p50
         print(String(format: "JPEG 4000x3000 -> %dx%d card, p50 of 5: full decode %.1f ms + scale = %.1f ms; scaled decode (%d/%d) %.1f ms + scale = %.1f ms",

@@ -31,7 +31,7 @@ final class ImageStoreTests: XCTestCase {
     }
 
     func testDecodesOnTheWorkerAndSignalsTheEventFD() throws {
-        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27))
+        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27), neighbours: 2)
         XCTAssertGreaterThanOrEqual(store.readyFD, 0)
         XCTAssertFalse(waitReadable(store.readyFD, seconds: 0), "nothing decoded before anything is asked for")
         // The first request cannot block on decoding: it only queues the work.
@@ -47,10 +47,16 @@ final class ImageStoreTests: XCTestCase {
     }
 
     func testWindowWrapsAroundThePlaylistAndRespectsTheBudget() {
-        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27))
+        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27), neighbours: 2)
         let spec = CardSpec(width: 48, height: 27)
         XCTAssertEqual(store.window(visible: [0], selected: 0, spec: spec), [0, 1, 7, 2, 6])
         XCTAssertEqual(store.window(visible: [7, 6, 0], selected: 7, spec: spec), [7, 6, 0, 1, 5])
+        // The default: one neighbour each side of the selected card, beyond the visible ones.
+        let daemon = ImageStore(paths: paths, spec: spec)
+        XCTAssertEqual(daemon.neighbours, 1)
+        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 0, spec: spec), [7, 0, 1])
+        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 1, spec: spec), [7, 0, 1, 2], "paging on: the next card decodes at once")
+        XCTAssertEqual(daemon.window(visible: [0], selected: 0, spec: spec), [0, 1, 7], "neighbours off screen are prefetched")
         // A 1 MB budget holds one 1000x500 card: only the visible one is kept.
         let small = ImageStore(paths: paths, spec: CardSpec(width: 1000, height: 500), cacheMB: 1)
         XCTAssertEqual(small.window(visible: [4], selected: 4, spec: CardSpec(width: 1000, height: 500)), [4])

@@ -134,6 +134,35 @@ struct Benchmark {
         return figures
     }
 
+    /// Pages forward `pageChanges` times in real time (60 Hz frames on the wall clock, the next
+    /// page as soon as the strip settles) with the daemon's store and its decode worker, and
+    /// counts the frames that had to show a visible card in the background colour because its
+    /// picture was not decoded yet. Returns (such frames, all frames).
+    func framesWithMissingCards(config: CarouselConfig, paths: [String], pageChanges: Int) -> (missing: Int, frames: Int) {
+        var config = config
+        config.interval = 0
+        var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
+        let store = ImageStore(paths: paths, config: config, viewport: viewport)
+        let compositor = Compositor(config: config, store: store)
+        guard let target = PixelImage(width: width, height: height) else { return (0, 0) }
+        store.waitUntilLoaded(for: engine.layout()) // the first picture, as at start-up
+        let start = Stopwatch.now()
+        var missing = 0, frames = 0, changes = 0
+        while changes < pageChanges || engine.isMoving {
+            let now = Stopwatch.now() - start
+            if !engine.isMoving { _ = engine.page(by: 1, now: now); changes += 1 }
+            _ = engine.update(now: now)
+            let layout = engine.layout()
+            let ready = store.cards(for: layout)
+            if layout.cards.contains(where: { ready[$0.index] == nil }) { missing += 1 }
+            compositor.compose(layout, into: target.buffer)
+            frames += 1
+            let next = Double(frames) / 60 - (Stopwatch.now() - start)
+            if next > 0 { usleep(UInt32(next * 1e6)) }
+        }
+        return (missing, frames)
+    }
+
     /// Pages through the whole playlist like the daemon (a moving and a settled frame per
     /// page) and returns the peak RSS. Run in a fresh process so nothing else counts.
     func peakRSSCyclingPlaylist(_ paths: [String], config: CarouselConfig) -> Int? {
