@@ -6,14 +6,14 @@ import CarouselEngine
 /// Bilinear is the quality filter; with pixman it costs about twice a nearest sample. Nearest is
 /// used only while the strip moves fast: a display holds each frame for a whole refresh while
 /// the eye follows the motion, which smears the picture over the distance moved per frame. From
-/// `nearestFromPixelsPerFrame` (480 px/s at 60 Hz) that smear is 8 px or more, far wider than
+/// `nearestFromPixelsPerFrame` (960 px/s at 60 Hz) that smear is 16 px or more, far wider than
 /// nearest's half-pixel rounding, and each such frame is gone a refresh later. Slow or still
 /// frames (the end of every settle, a finger resting on the strip) are always bilinear.
 enum ScaledSampling: Equatable {
     case bilinear
     case nearest
 
-    static let nearestFromPixelsPerFrame = 8.0
+    static let nearestFromPixelsPerFrame = 16.0
 
     /// The sampling for `current`, drawn right after `previous` (the frame before it on screen).
     static func choose(previous: FrameLayout?, current: FrameLayout) -> ScaledSampling {

@@ -82,8 +82,8 @@ final class CompositorShortcutTests: XCTestCase {
         let still = layout([card(x: 80, scale: 0.9)])
         func moved(by dx: Double, moving: Bool = true) -> FrameLayout { layout([card(x: 80 + dx, scale: 0.9)], moving: moving) }
         XCTAssertEqual(ScaledSampling.choose(previous: nil, current: moved(by: 50)), .bilinear, "no previous frame")
-        XCTAssertEqual(ScaledSampling.choose(previous: still, current: moved(by: 7.9)), .bilinear, "slow")
-        XCTAssertEqual(ScaledSampling.choose(previous: still, current: moved(by: -8)), .nearest, "fast, leftwards")
+        XCTAssertEqual(ScaledSampling.choose(previous: still, current: moved(by: 15.9)), .bilinear, "slow")
+        XCTAssertEqual(ScaledSampling.choose(previous: still, current: moved(by: -16)), .nearest, "fast, leftwards")
         XCTAssertEqual(ScaledSampling.choose(previous: still, current: moved(by: 40, moving: false)), .bilinear, "settled")
         var other = moved(by: 40)
         other.cards[0].index = 1

@@ -53,6 +53,8 @@ struct Benchmark {
         var compose = Timings(), memcpy = Timings()
         /// Card pixels of the timed frames by how they were drawn.
         var copiedPixels = 0, bilinearPixels = 0, nearestPixels = 0
+        /// Compose times of the frames that sampled scaled cards nearest (the fast ones).
+        var nearestFrames = Timings()
         /// "61 % copied, ..." of all card pixels.
         var pixelShares: String {
             let total = Double(max(1, copiedPixels + bilinearPixels + nearestPixels))
@@ -92,6 +94,7 @@ struct Benchmark {
             figures.copiedPixels += compositor.lastCardPixels.copied
             if compositor.lastSampling == .nearest {
                 figures.nearestPixels += compositor.lastCardPixels.scaled
+                figures.nearestFrames.add(seconds)
             } else {
                 figures.bilinearPixels += compositor.lastCardPixels.scaled
             }
