@@ -7,6 +7,8 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 #include <drm_fourcc.h>
+// fbdev (/dev/fb0), the fallback for boards without KMS: ioctls and screen info structs.
+#include <linux/fb.h>
 
 static inline uint32_t cdrm_format_xrgb8888(void) { return DRM_FORMAT_XRGB8888; }
 static inline uint64_t cdrm_format_mod_linear(void) { return DRM_FORMAT_MOD_LINEAR; }

@@ -22,7 +22,11 @@ final class ConfigCheckTests: XCTestCase {
     }
 
     func testValidDirectoryPassesWithWarnings() throws {
-        let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.png"], config: "interval = 2\ncolour = \"red\"\n")
+        let dir = try ConfigTestDirectory.withImages([], config: "interval = 2\ncolour = \"red\"\n")
+        for name in ["a.png", "b.png"] {
+            try FileManager.default.copyItem(atPath: exampleImages.appendingPathComponent("slide3.png").path,
+                                             toPath: dir.url("images/" + name))
+        }
         let result = try check(dir.path)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "carouseld: configuration \(dir.path) is ok: 2 image(s), 1 warning(s)\n")
@@ -30,7 +34,7 @@ final class ConfigCheckTests: XCTestCase {
     }
 
     func testEveryProblemIsPrintedAndExitIsOne() throws {
-        let dir = try ConfigTestDirectory.withImages(["a.jpg"], config: "interval = \"x\"\nbogus = 1\nrotation = 45\n")
+        let dir = try ConfigTestDirectory.withImages(["a.png"], config: "interval = \"x\"\nbogus = 1\nrotation = 45\n")
         let result = try check(dir.path)
         let conf = dir.url("carouseld.conf")
         XCTAssertEqual(result.status, 1)
@@ -43,14 +47,32 @@ final class ConfigCheckTests: XCTestCase {
         ])
     }
 
+    private var exampleImages: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../config/example/images")
+            .standardized
+    }
+
     func testUnreadableImagesAreErrors() throws {
-        let dir = try ConfigTestDirectory.withImages(["good.png"])
+        let dir = try ConfigTestDirectory.withImages([])
+        try FileManager.default.copyItem(atPath: exampleImages.appendingPathComponent("slide1.png").path,
+                                         toPath: dir.url("images/good.png"))
         try dir.writeBytes("images/empty.jpg", [])
-        try dir.write("playlist.m3u", "good.png\nempty.jpg\ngood.png\n")
+        try dir.write("images/notes.jpg", "not a picture")
+        try dir.write("playlist.m3u", "good.png\nempty.jpg\ngood.png\nnotes.jpg\n")
         let report = ConfigCheck.run(directory: dir.path)
-        XCTAssertEqual(report.errors, ["\(dir.url("images/empty.jpg")): image: file is empty (0 bytes)"])
-        XCTAssertEqual(report.imageCount, 3)
+        XCTAssertEqual(report.errors, ["\(dir.url("images/empty.jpg")): image: \(ImageError.empty)",
+                                       "\(dir.url("images/notes.jpg")): image: \(ImageError.notAnImage(fileExtension: "jpg"))"])
+        XCTAssertEqual(report.imageCount, 4)
         XCTAssertEqual(try check(dir.path).status, 1)
+    }
+
+    func testPixelCapIsCheckedFromTheHeader() throws {
+        let dir = try ConfigTestDirectory.withImages([], config: "max_image_pixels = 1000\n")
+        try FileManager.default.copyItem(atPath: exampleImages.appendingPathComponent("slide2.png").path,
+                                         toPath: dir.url("images/big.png"))
+        let report = ConfigCheck.run(directory: dir.path)
+        XCTAssertEqual(report.errors.count, 1)
+        XCTAssertTrue(report.errors[0].contains("more than max_image_pixels 1000"), report.errors[0])
     }
 
     func testProbeSeesEachFileOnceWithTheConfiguredPixelCap() throws {

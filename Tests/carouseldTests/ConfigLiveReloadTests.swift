@@ -45,6 +45,8 @@ final class ConfigLiveReloadTests: XCTestCase {
         live.requestReload()
         try dir.write("carouseld.conf", "interval = 8\n")
         XCTAssertNil(live.reloadIfDue(engine: &engine, now: 0.05), "held while moving")
+        XCTAssertEqual(live.nextDeadline ?? 0, 0.05 + LiveConfig.retryInterval, accuracy: 1e-9,
+                       "looks again a little later, not on every loop turn")
         var now = 0.05
         while engine.isMoving, now < 10 { now += 1.0 / 60; _ = engine.update(now: now) }
         XCTAssertFalse(engine.isMoving)

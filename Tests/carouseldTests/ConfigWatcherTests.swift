@@ -126,6 +126,25 @@ final class ConfigWatcherTests: XCTestCase {
         XCTAssertTrue(reloadsAfterDebounce(at: 30), "the new one is")
     }
 
+    /// Deploying by swapping a symlink (`ln -sfn release-2 conf`, which renames a new link over).
+    func testConfigDirectorySymlinkSwapped() throws {
+        for release in ["release-1", "release-2"] {
+            try root.mkdir("\(release)/images")
+            try root.write("\(release)/carouseld.conf", "interval = 3\n")
+        }
+        try root.symlink("current", to: root.url("release-1"))
+        watcher = try ConfigWatcher(configDirectory: root.url("current"), mediaDirectory: root.url("current/images"))
+        try root.symlink(".current.new", to: root.url("release-2"))
+        XCTAssertEqual(rename(root.url(".current.new"), root.url("current")), 0)
+        XCTAssertTrue(reloadsAfterDebounce())
+        try root.write("release-1/carouseld.conf", "interval = 1\n")
+        XCTAssertFalse(reloadsAfterDebounce(at: 20), "the old release is no longer watched")
+        try root.write("release-2/carouseld.conf", "interval = 2\n")
+        XCTAssertTrue(reloadsAfterDebounce(at: 30), "the new one is")
+        try root.writeBytes("release-2/images/n.png", ConfigTestDirectory.pngSignature)
+        XCTAssertTrue(reloadsAfterDebounce(at: 40), "and its images")
+    }
+
     func testSetMediaDirectoryMovesTheWatch() throws {
         try root.mkdir("elsewhere")
         watcher.handleReadable(now: 1)

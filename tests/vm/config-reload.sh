@@ -48,8 +48,8 @@ sleep 0.5
 NOTIFY_SOCKET=$notify "$bin" run --config "$conf" > "$out/daemon.log" 2>&1 & daemon=$!
 $tools wait "$out/notify.log" "READY=1" 60 || { cat "$out/daemon.log"; exit 1; }
 sleep 1
-# Centre card and the neighbours peeking in at the left and right edges (1280x800).
-points="640,400 60,400 1220,400"
+# Centre card (above its white digit) and the neighbours peeking in at the edges (1280x800).
+points="640,200 60,200 1220,200"
 vm-screendump "$out/1-start.ppm"
 check "start: centre, left, right" "$($tools colours "$out/1-start.ppm" $points)" "slide1 slide3 slide2"
 

@@ -1,11 +1,75 @@
 import ArgumentParser
+import CarouselEngine
+import Foundation
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a libinput recording through the engine.")
+        abstract: "Replay a libinput recording through the engine.",
+        discussion: """
+            Reads a file written by `libinput record`, feeds its touches (and Left/Right keys, and \
+            left-button pointer drags) through the same input path and engine as the daemon, with \
+            the recording's timestamps, and prints one JSON object per line: release, tap, \
+            activated and settled events.
+            """)
+
+    @Argument(help: "A `libinput record` YAML file.")
+    var recording: String
+
+    @Option(help: "Screen size WIDTHxHEIGHT the touches are mapped to, e.g. 1280x800.")
+    var size: String
+
+    @Option(help: "Config directory (carouseld.conf and the pictures); defaults are used without it.")
+    var config: String?
+
+    @Option(help: "Number of pictures when no --config is given.")
+    var items: Int?
+
+    @Option(help: "Write the frames a 60 Hz screen would show as PNG files into this directory (needs --config).")
+    var frames: String?
+
+    func validate() throws {
+        guard DisplayMode(parsing: size) != nil else {
+            throw ValidationError("--size \(size) is not a size; use WIDTHxHEIGHT such as 1280x800")
+        }
+        if let items, items < 0 { throw ValidationError("--items \(items) must be 0 or more") }
+        if let items, let config {
+            throw ValidationError("--items \(items) and --config \(config) both set the pictures; give one")
+        }
+        if let frames, config == nil {
+            throw ValidationError("--frames \(frames) needs --config DIR: the pictures to draw")
+        }
+    }
 
     func run() throws {
-        throw ValidationError("'carouseld replay' is not available in this build yet")
+        let mode = DisplayMode(parsing: size)!
+        let screen = Size(width: Double(mode.width), height: Double(mode.height))
+        var settings = CarouselConfig()
+        var playlist: [PlaylistItem] = []
+        if let config {
+            do {
+                let loaded = try ConfigLoader.load(directory: config)
+                loaded.warnings.forEach { Log.warning($0) }
+                settings = loaded.config
+                playlist = loaded.playlist
+            } catch {
+                error.problems.forEach { Log.error($0) }
+                throw ExitCode.failure
+            }
+        }
+        let replay = Replay(config: settings, screen: screen, itemCount: config == nil ? items ?? 5 : playlist.count,
+                            itemDurations: playlist.map(\.duration))
+        do {
+            let writer = try frames.map {
+                try ReplayFrames(config: settings, paths: playlist.map(\.path), screen: screen, directory: $0)
+            }
+            try replay.run(path: recording, emit: { print($0) }, frames: writer?.write)
+        } catch let error as RecordingError {
+            Log.error("replay: \(error)")
+            throw ExitCode.failure
+        } catch let error as PNGWriter.Failure {
+            Log.error("replay: \(error)")
+            throw ExitCode.failure
+        }
     }
 }

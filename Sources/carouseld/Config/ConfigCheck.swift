@@ -21,7 +21,18 @@ enum ConfigCheck {
     /// Says why the picture at a path cannot be shown (nil when it can), given `max_image_pixels`.
     typealias ImageProbe = (_ path: String, _ maxPixels: Int) -> String?
 
-    static func run(directory: String, probe: ImageProbe = ImageReadability.problem) -> ConfigCheckReport {
+    /// The decoders' header probe: format by magic bytes, dimensions, and the pixel cap, without
+    /// decoding the pixels.
+    static func headerProblem(path: String, maxPixels: Int) -> String? {
+        do {
+            _ = try ImageDecoder.probe(path: path, maxPixels: maxPixels)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    static func run(directory: String, probe: ImageProbe = headerProblem) -> ConfigCheckReport {
         var report = ConfigCheckReport(directory: directory)
         let loaded: LoadedConfig
         do {

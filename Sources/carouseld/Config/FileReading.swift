@@ -1,6 +1,8 @@
 import Glibc
 
-/// Reads small text files (the config and the playlist) whole.
+/// Reads small text files (the config and the playlist) whole. Not `ImageFile.read`, because
+/// for a config an empty file is valid, an oversized one is an error rather than cut short, and
+/// the open must not block (a FIFO named carouseld.conf would otherwise hang the event loop).
 enum FileReading {
     enum Failure: Error, Equatable {
         case missing

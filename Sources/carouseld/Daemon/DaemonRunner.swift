@@ -1,0 +1,162 @@
+import ArgumentParser
+import CarouselEngine
+import Foundation
+import Glibc
+
+/// What `carouseld run` was asked for on the command line.
+struct DaemonOptions {
+    var configDirectory: String
+    var output: String?
+    var mode: String?
+    var rotation: Int?
+    var forceLegacy = false
+    var backend: DisplayBackend = .auto
+
+    /// The display settings: config keys, with the command line winning.
+    func outputSettings(_ config: CarouselConfig) -> OutputSettings {
+        var settings = OutputSettings(config: config)
+        if let output { settings.connector = output }
+        if let mode { settings.mode = mode }
+        if let rotation { settings.rotation = rotation }
+        if forceLegacy { settings.forceLegacy = true }
+        return settings
+    }
+}
+
+/// Wires the daemon's parts to one event loop: config directory (inotify, SIGHUP), image store
+/// (eventfd), display (DRM fd, udev hotplug), input (libinput fd), signals, systemd
+/// notification and watchdog.
+final class DaemonRunner {
+    private let options: DaemonOptions
+    private let loop: EventLoop
+    private let signals: SignalSource
+    private let notifier = Notifier()
+    private let live: LiveConfig
+    private let display: DisplayOutput
+    private let daemon: Daemon
+    private var renderer: CompositorRenderer
+    private var watchdog: Watchdog
+    private var input: InputSource?
+
+    init(_ options: DaemonOptions) throws {
+        self.options = options
+        // Blocked before any thread starts (the decode worker), so every thread inherits the mask.
+        signals = try SignalSource(signals: [SIGTERM, SIGINT, SIGHUP])
+        loop = try EventLoop()
+        do {
+            live = try LiveConfig(directory: options.configDirectory, notifier: notifier)
+        } catch let error as ConfigLoadError {
+            Log.error("config \(options.configDirectory) is invalid (\(error.problems.count) problem(s)):")
+            error.problems.forEach { Log.error($0) }
+            notifier.status(StatusLine.invalid(error.problems))
+            throw ExitCode.failure
+        }
+        let loaded = live.current
+        Log.info("config \(loaded.directory): \(loaded.playlist.count) pictures from "
+                 + (loaded.playlistFile ?? loaded.mediaDirectory))
+        do {
+            display = try DisplayOpener.open(options.outputSettings(loaded.config), backend: options.backend)
+        } catch {
+            Log.error("\(error)")
+            notifier.status("display: \(error)")
+            throw ExitCode.failure
+        }
+        let now = MonotonicClock.now()
+        let viewport = display.size ?? Size(width: 1920, height: 1080)
+        let engine = CarouselEngine(config: loaded.config, itemCount: loaded.playlist.count, viewport: viewport,
+                                    now: now, itemDurations: loaded.itemDurations)
+        renderer = Self.makeRenderer(loaded, viewport: viewport)
+        daemon = try Daemon(engine: engine, output: display, renderer: renderer, loop: loop)
+        watchdog = Watchdog(notifier: notifier, now: now)
+        do {
+            input = try InputSource(config: loaded.config, screen: viewport)
+        } catch {
+            Log.warning("\(error); running without touch, keyboard and pointer")
+        }
+        try wire()
+    }
+
+    /// Shows the first frame and runs until SIGTERM or SIGINT.
+    func run() throws {
+        daemon.start()
+        try loop.run()
+        Log.info("exited after \(daemon.framesPresented) frames and \(loop.wakeups) wakeups")
+    }
+
+    private static func makeRenderer(_ loaded: LoadedConfig, viewport: Size) -> CompositorRenderer {
+        let store = ImageStore(paths: loaded.playlist.map(\.path), config: loaded.config, viewport: viewport)
+        return CompositorRenderer(store: store, config: loaded.config)
+    }
+
+    private func wire() throws {
+        daemon.onFirstFrame = { [unowned self] time in
+            let exec = ExecClock.sinceExec(atMonotonic: time).map { String(format: "%.0f ms", $0 * 1000) } ?? "?"
+            Log.info("first frame on screen \(exec) after exec: \(display.summary)")
+            notifier.ready()
+            live.controller.announce(selectedIndex: daemon.engine.selectedIndex)
+        }
+        daemon.onEvent = { [unowned self] event in
+            guard case .settled(_, let index) = event else { return }
+            let playlist = live.current.playlist
+            if playlist.indices.contains(index) { Log.info("showing \(index + 1)/\(playlist.count) \(playlist[index].name)") }
+            live.controller.announce(selectedIndex: index)
+        }
+        daemon.onResize = { [unowned self] size in input?.reconfigure(config: live.current.config, screen: size) }
+        if let input {
+            try loop.add(fd: input.fd) { [unowned self] in
+                for action in input.dispatch() { daemon.updateEngine { $0.apply(action) } }
+            }
+        }
+        try loop.add(fd: signals.fd) { [unowned self] in
+            for signal in signals.drain() { handle(signal: signal) }
+        }
+        try loop.add(fd: live.fd) { [unowned self] in
+            live.handleReadable(now: MonotonicClock.now())
+            daemon.wake()
+        }
+        daemon.addWakeup(deadline: { [unowned self] in live.nextDeadline }) { [unowned self] now in reload(now: now) }
+        daemon.addWakeup(deadline: { [unowned self] in watchdog.nextDeadline }) { [unowned self] now in
+            watchdog.fire(now: now)
+        }
+        try watchStore()
+    }
+
+    /// A decoded card that is on screen means a new frame; prefetched neighbours do not.
+    private func watchStore() throws {
+        let store = renderer.store
+        guard store.readyFD >= 0 else { return }
+        try loop.add(fd: store.readyFD) { [unowned self] in
+            let update = store.drainReady()
+            let visible = Set(daemon.engine.layout().cards.map(\.index))
+            if !visible.isDisjoint(with: update.ready + update.failed) { daemon.setNeedsRedraw() }
+        }
+    }
+
+    private func handle(signal: Int32) {
+        switch signal {
+        case SIGHUP:
+            Log.info("SIGHUP: reloading \(live.current.directory)")
+            live.requestReload()
+            daemon.wake()
+        default:
+            Log.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): giving the screen back and exiting")
+            notifier.stopping()
+            display.restore()
+            loop.stop()
+        }
+    }
+
+    private func reload(now: Double) {
+        let before = live.current
+        guard case .applied? = daemon.modifyEngine({ live.reloadIfDue(engine: &$0, now: now) }) else { return }
+        let loaded = live.current
+        if options.outputSettings(loaded.config) != options.outputSettings(before.config) {
+            Log.notice("output, mode, rotation and force_legacy changes take effect when carouseld restarts")
+        }
+        loop.remove(fd: renderer.store.readyFD)
+        renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport)
+        input?.reconfigure(config: loaded.config, screen: display.size ?? daemon.engine.viewport)
+        daemon.replaceRenderer(renderer)
+        do { try watchStore() } catch { Log.error("watching the image store: \(error)") }
+    }
+}

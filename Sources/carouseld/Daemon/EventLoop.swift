@@ -1,0 +1,78 @@
+import CInput
+import Glibc
+
+/// The daemon's single thread of control: epoll over every file descriptor the shell owns
+/// (DRM, signalfd, timerfd, eventfd, and later libinput and inotify). Handlers run on the
+/// loop's thread one at a time; nothing in them may block.
+///
+/// Other parts plug in with `add(fd:handler:)`; work that must not run inside the current
+/// handler (to avoid re-entrancy) is queued with `post(_:)` and runs before the loop sleeps.
+final class EventLoop {
+    typealias Handler = () -> Void
+
+    private let epollFD: Int32
+    private var handlers: [Int32: Handler] = [:]
+    private var posted: [Handler] = []
+    private var stopped = false
+    /// How many times epoll_wait returned: the loop's wakeups, for idle measurements.
+    private(set) var wakeups = 0
+
+    init() throws {
+        epollFD = try syscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+    }
+
+    deinit { close(epollFD) }
+
+    /// Calls `handler` whenever `fd` is readable. The caller keeps owning (and closing) `fd`,
+    /// and must `remove(fd:)` it before closing it.
+    func add(fd: Int32, handler: @escaping Handler) throws {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.fd = fd
+        try syscall("epoll_ctl(ADD)") { epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) }
+        handlers[fd] = handler
+    }
+
+    /// Stops watching `fd`; unknown descriptors are ignored.
+    func remove(fd: Int32) {
+        guard handlers.removeValue(forKey: fd) != nil else { return }
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+    }
+
+    /// Runs `work` on the loop after the current handler returns, before sleeping again.
+    func post(_ work: @escaping Handler) { posted.append(work) }
+
+    /// Dispatches until `stop()` is called.
+    func run() throws {
+        stopped = false
+        while !stopped { try runOnce(timeoutMilliseconds: -1) }
+    }
+
+    func stop() { stopped = true }
+
+    /// Runs posted work, then waits up to `timeoutMilliseconds` (-1: forever) and dispatches
+    /// what became ready. Returns the number of ready descriptors.
+    @discardableResult
+    func runOnce(timeoutMilliseconds: Int32) throws -> Int {
+        runPosted()
+        if stopped { return 0 }
+        var events = [epoll_event](repeating: epoll_event(), count: 16)
+        let timeout = posted.isEmpty ? timeoutMilliseconds : 0
+        let count = try syscall("epoll_wait") { epoll_wait(epollFD, &events, Int32(events.count), timeout) }
+        wakeups += 1
+        for event in events.prefix(Int(count)) {
+            // A handler may have removed a later descriptor of this batch: look it up each time.
+            handlers[event.data.fd]?()
+        }
+        runPosted()
+        return Int(count)
+    }
+
+    private func runPosted() {
+        while !posted.isEmpty {
+            let work = posted
+            posted.removeAll()
+            for item in work { item() }
+        }
+    }
+}

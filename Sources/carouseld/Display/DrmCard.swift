@@ -1,0 +1,68 @@
+import CDRM
+import Glibc
+
+/// An open DRM card node (/dev/dri/cardN) with the client capabilities carouseld needs;
+/// the descriptor is closed when the card is released.
+final class DrmCard {
+    let path: String
+    let fd: Int32
+
+    /// Opens `path` read-write. Errors name the fix: group video, DRM master, no KMS.
+    /// `master: false` is for listing only (`carouseld outputs` works beside a running display).
+    init(path: String, master: Bool = true) throws(DisplayError) {
+        let fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let err = Glibc.errno
+            switch err {
+            case EACCES, EPERM: throw .permissionDenied(path: path)
+            case ENOENT, ENODEV, ENXIO: throw .noDevice("\(path): \(SystemError(call: "open", errno: err))")
+            default: throw .system(call: "open", errno: err, path: path)
+            }
+        }
+        self.path = path
+        self.fd = fd
+        // Opening a card makes us master only when nobody else is; without it no modeset works.
+        if master && drmIsMaster(fd) == 0 && drmSetMaster(fd) != 0 {
+            close(fd)
+            throw .notMaster(path: path)
+        }
+        var dumb: UInt64 = 0
+        guard drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &dumb) == 0, dumb != 0 else {
+            close(fd)
+            throw .unsupported("\(path) has no dumb buffers (not a KMS display device)")
+        }
+        // Universal planes expose the primary plane (for atomic and the rotation property).
+        _ = drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1)
+    }
+
+    deinit { close(fd) }
+
+    /// Asks for atomic modesetting; false when the driver (or kernel) does not offer it.
+    func enableAtomic() -> Bool {
+        drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
+    }
+
+    /// The driver name, e.g. "bochs-drm".
+    var driverName: String {
+        guard let version = drmGetVersion(fd) else { return "unknown" }
+        defer { drmFreeVersion(version) }
+        return version.pointee.name.map { String(cString: $0) } ?? "unknown"
+    }
+
+    /// Primary (card) nodes of every DRM device, found with drmGetDevices2 (which reads sysfs,
+    /// so it works before udev has created nodes for render-only devices).
+    static func discover() -> [String] {
+        let count = drmGetDevices2(0, nil, 0)
+        guard count > 0 else { return [] }
+        var devices = [drmDevicePtr?](repeating: nil, count: Int(count))
+        let found = drmGetDevices2(0, &devices, count)
+        guard found > 0 else { return [] }
+        defer { drmFreeDevices(&devices, found) }
+        var paths: [String] = []
+        for case let device? in devices.prefix(Int(found))
+        where device.pointee.available_nodes & (1 << DRM_NODE_PRIMARY) != 0 {
+            if let node = device.pointee.nodes[Int(DRM_NODE_PRIMARY)] { paths.append(String(cString: node)) }
+        }
+        return paths.sorted()
+    }
+}

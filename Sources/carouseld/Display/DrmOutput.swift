@@ -1,0 +1,173 @@
+import CDRM
+import CarouselEngine
+import Glibc
+
+/// A DRM/KMS screen: picks connector and mode, lights it with the first frame, flips
+/// buffers, follows hotplug, and puts the previous CRTC back on exit.
+///
+/// Buffer states: `current` is scanned out, `pending` is queued for the next vblank (at most
+/// one: a second flip is never queued), every other buffer is free to draw into.
+final class DrmOutput: DisplayOutput {
+    let card: DrmCard
+    let settings: OutputSettings
+    private(set) var screen: DrmScreen?
+    private var current: Int?
+    private var pending: Int?
+    private var saved: SavedCrtc?
+    private var hotplug: DrmHotplugMonitor?
+    private weak var loop: EventLoop?
+    private var reprobeAfterFlip = false
+
+    var onPresented: ((Double) -> Void)?
+    var onScreenChanged: (() -> Void)?
+
+    /// Opens the screen the settings ask for. Throws when the named connector does not exist
+    /// or does not offer the mode; a connector that is merely unplugged is waited for.
+    init(card: DrmCard, settings: OutputSettings) throws(DisplayError) {
+        self.card = card
+        self.settings = settings
+        try probe()
+    }
+
+    var summary: String {
+        guard let screen else { return "\(card.path) (\(card.driverName)): waiting for a connected screen" }
+        return "\(card.path) (\(card.driverName)) \(screen.target.connectorName) \(screen.target.mode.label) "
+            + "\(screen.committer.kind), \(screen.rotationLabel), \(screen.buffers.count) buffers"
+    }
+
+    var size: Size? { screen?.size }
+    var canPresent: Bool { screen != nil && pending == nil }
+    var refreshInterval: Double {
+        guard let refresh = screen?.target.mode.refresh, refresh > 0 else { return 1.0 / 60 }
+        return 1.0 / Double(refresh)
+    }
+
+    func attach(to loop: EventLoop) throws {
+        self.loop = loop
+        try loop.add(fd: card.fd) { [unowned self] in handleDrmEvents() }
+        hotplug = DrmHotplugMonitor()
+        if let hotplug {
+            try loop.add(fd: hotplug.fd) { [unowned self] in
+                if hotplug.drain() { hotplugged() }
+            }
+        } else {
+            Log.warning("udev monitor unavailable: screens plugged in later will not be noticed")
+        }
+    }
+
+    func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
+        guard let screen, pending == nil else {
+            throw .unsupported("present called while \(screen == nil ? "no screen is connected" : "a flip is pending")")
+        }
+        let index = current.map { ($0 + 1) % screen.buffers.count } ?? 0
+        let buffer = screen.buffers[index]
+        if let rotator = screen.rotator {
+            draw(rotator.buffer)
+            rotator.copy(into: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
+        } else {
+            draw(PixelBuffer(base: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride))
+        }
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        if screen.lit {
+            try screen.committer.flip(screen.target, buffer: buffer, userData: userData)
+        } else {
+            if saved?.crtcID != screen.target.crtcID {
+                saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)
+            }
+            let evented = try screen.committer.modeset(screen.target, buffer: buffer,
+                                                       rotation: screen.planeRotation, userData: userData)
+            screen.lit = true
+            Log.info("showing \(summary)")
+            if !evented {
+                // Legacy SetCrtc completes on return: report it from the loop, like an event.
+                loop?.post { [weak self] in self?.flipCompleted(time: MonotonicClock.now()) }
+            }
+        }
+        pending = index
+    }
+
+    func restore() {
+        // An atomic commit still in flight would make the restore fail with EBUSY.
+        var tries = 0
+        while pending != nil && tries < 10 {
+            var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 20) > 0 { handleDrmEvents() }
+            tries += 1
+        }
+        guard let saved else { return }
+        let committer = screen?.committer ?? LegacyCommitter(fd: card.fd)
+        if committer.restore(saved) {
+            Log.info("restored CRTC \(saved.crtcID) with framebuffer \(saved.framebufferID)")
+        } else {
+            Log.warning("could not restore CRTC \(saved.crtcID): \(SystemError(call: "drmModeSetCrtc", errno: Glibc.errno))")
+        }
+        self.saved = nil
+    }
+
+    // MARK: - events
+
+    private func handleDrmEvents() {
+        var context = drmEventContext()
+        context.version = 2
+        context.page_flip_handler = { _, _, seconds, microseconds, userData in
+            guard let userData else { return }
+            let output = Unmanaged<DrmOutput>.fromOpaque(userData).takeUnretainedValue()
+            // Flip timestamps are CLOCK_MONOTONIC; a driver that gives none gets "now".
+            let time = seconds == 0 ? MonotonicClock.now() : Double(seconds) + Double(microseconds) / 1e6
+            output.flipCompleted(time: time)
+        }
+        drmHandleEvent(card.fd, &context)
+    }
+
+    private func flipCompleted(time: Double) {
+        guard let done = pending else { return }
+        current = done
+        pending = nil
+        onPresented?(time)
+        if reprobeAfterFlip {
+            reprobeAfterFlip = false
+            hotplugged()
+        }
+    }
+
+    private func hotplugged() {
+        // Rebuilding buffers under a queued flip would free memory the CRTC is about to show.
+        guard pending == nil else { reprobeAfterFlip = true; return }
+        Log.info("drm change event: re-probing \(card.path)")
+        do throws(DisplayError) {
+            try probe()
+        } catch {
+            Log.error("re-probing \(card.path) after hotplug: \(error)")
+        }
+    }
+
+    /// Reads the connectors and (re)builds the screen if the choice changed.
+    private func probe() throws(DisplayError) {
+        let resources = try DrmResources(fd: card.fd)
+        guard let connector = try OutputSelection.connector(named: settings.connector, in: resources.connectors) else {
+            if screen != nil { Log.notice("\(screen?.target.connectorName ?? "screen") disconnected; waiting for it") }
+            else {
+                let states = resources.connectors.map { "\($0.name) \($0.connected ? "connected" : "disconnected")" }
+                Log.notice("\(card.path): no connected screen yet (\(states.joined(separator: ", "))); waiting for hotplug")
+            }
+            replaceScreen(with: nil)
+            return
+        }
+        let mode = try OutputSelection.mode(settings.mode, of: connector)
+        if let screen, screen.target.connectorID == connector.id, screen.target.mode == mode { return }
+        guard let crtc = resources.crtc(for: connector, fd: card.fd) else {
+            throw .unsupported("no CRTC can drive connector \(connector.name)")
+        }
+        let target = ScanoutTarget(crtcID: crtc.id, crtcIndex: crtc.index, connectorID: connector.id,
+                                   connectorName: connector.name, mode: mode)
+        screen = nil   // free the old buffers before allocating new ones
+        replaceScreen(with: try DrmScreen(card: card, target: target, settings: settings))
+    }
+
+    private func replaceScreen(with new: DrmScreen?) {
+        if screen == nil && new == nil { return }
+        screen = new
+        current = nil
+        onScreenChanged?()
+    }
+}

@@ -1,0 +1,109 @@
+import CDRM
+
+/// One display mode as offered by a connector.
+struct ModeInfo: Equatable {
+    var width: Int
+    var height: Int
+    /// Vertical refresh in Hz, rounded.
+    var refresh: Int
+    var preferred: Bool
+    /// The kernel's description, needed to set the mode.
+    var raw: drmModeModeInfo
+
+    init(_ raw: drmModeModeInfo) {
+        self.raw = raw
+        width = Int(raw.hdisplay)
+        height = Int(raw.vdisplay)
+        let total = Double(raw.htotal) * Double(raw.vtotal)
+        refresh = raw.vrefresh != 0 ? Int(raw.vrefresh)
+            : total > 0 ? Int((Double(raw.clock) * 1000 / total).rounded()) : 0
+        preferred = raw.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0
+    }
+
+    init(width: Int, height: Int, refresh: Int, preferred: Bool = false) {
+        var raw = drmModeModeInfo()
+        raw.hdisplay = UInt16(width); raw.vdisplay = UInt16(height); raw.vrefresh = UInt32(refresh)
+        self.init(raw)
+        self.preferred = preferred
+    }
+
+    /// "1280x800@60".
+    var label: String { "\(width)x\(height)@\(refresh)" }
+
+    static func == (a: ModeInfo, b: ModeInfo) -> Bool {
+        a.width == b.width && a.height == b.height && a.refresh == b.refresh && a.preferred == b.preferred
+    }
+}
+
+/// One connector of a card: its name as users write it ("HDMI-A-1"), state and modes.
+struct ConnectorInfo: Equatable {
+    var id: UInt32
+    var name: String
+    var connected: Bool
+    var modes: [ModeInfo]
+    /// The encoder driving it now (0 if none) and every encoder it can use.
+    var encoderID: UInt32 = 0
+    var encoderIDs: [UInt32] = []
+}
+
+/// What a card offers, read in one go: connectors and CRTCs.
+struct DrmResources {
+    var connectors: [ConnectorInfo]
+    var crtcIDs: [UInt32]
+
+    init(connectors: [ConnectorInfo], crtcIDs: [UInt32]) {
+        self.connectors = connectors; self.crtcIDs = crtcIDs
+    }
+
+    /// Reads resources and every connector of `fd`. Connector probing may light up outputs
+    /// briefly on some hardware, as with any KMS client.
+    init(fd: Int32) throws(DisplayError) {
+        guard let res = drmModeGetResources(fd) else {
+            throw .unsupported("drmModeGetResources failed: not a KMS device")
+        }
+        defer { drmModeFreeResources(res) }
+        let r = res.pointee
+        crtcIDs = (0..<Int(r.count_crtcs)).map { r.crtcs[$0] }
+        connectors = (0..<Int(r.count_connectors)).compactMap { i in
+            guard let c = drmModeGetConnector(fd, r.connectors[i]) else { return nil }
+            defer { drmModeFreeConnector(c) }
+            return ConnectorInfo(c.pointee)
+        }
+    }
+
+    /// The CRTC for `connector`: the one its current encoder drives, else the first free one
+    /// any of its encoders can drive.
+    func crtc(for connector: ConnectorInfo, fd: Int32) -> (id: UInt32, index: Int)? {
+        func index(of crtc: UInt32) -> (UInt32, Int)? { crtcIDs.firstIndex(of: crtc).map { (crtc, $0) } }
+        if connector.encoderID != 0, let enc = drmModeGetEncoder(fd, connector.encoderID) {
+            defer { drmModeFreeEncoder(enc) }
+            if enc.pointee.crtc_id != 0, let found = index(of: enc.pointee.crtc_id) { return found }
+        }
+        for encoderID in connector.encoderIDs {
+            guard let enc = drmModeGetEncoder(fd, encoderID) else { continue }
+            defer { drmModeFreeEncoder(enc) }
+            for (i, crtc) in crtcIDs.enumerated() where enc.pointee.possible_crtcs & (1 << UInt32(i)) != 0 {
+                return (crtc, i)
+            }
+        }
+        return nil
+    }
+}
+
+extension ConnectorInfo {
+    init(_ c: drmModeConnector) {
+        id = c.connector_id
+        name = ConnectorInfo.name(type: c.connector_type, typeID: c.connector_type_id)
+        connected = c.connection == DRM_MODE_CONNECTED
+        modes = (0..<Int(c.count_modes)).map { ModeInfo(c.modes[$0]) }
+        encoderID = c.encoder_id
+        encoderIDs = (0..<Int(c.count_encoders)).map { c.encoders[$0] }
+    }
+
+    /// The name users write in config: type name, "-", type id ("HDMI-A-1", "Virtual-1"),
+    /// the same as the kernel's sysfs names and xrandr's.
+    static func name(type: UInt32, typeID: UInt32) -> String {
+        let typeName = drmModeGetConnectorTypeName(type).map { String(cString: $0) } ?? "Unknown\(type)"
+        return "\(typeName)-\(typeID)"
+    }
+}

@@ -1,0 +1,96 @@
+import CDRM
+import CarouselEngine
+import Glibc
+
+/// The fallback for boards without KMS: draws straight into /dev/fb0's mapped memory.
+/// fbdev has no flip events, so each frame is reported visible as soon as it is drawn; the
+/// console's picture is saved at start and written back on exit.
+final class FbdevOutput: DisplayOutput {
+    let path: String
+    private let fd: Int32
+    private let memory: UnsafeMutableRawPointer
+    private let length: Int
+    private let width: Int
+    private let height: Int
+    private let stride: Int
+    private let rotator: SoftwareRotator?
+    private var consoleCopy: [UInt8]
+    private var drawing = false
+    private weak var loop: EventLoop?
+
+    var onPresented: ((Double) -> Void)?
+    var onScreenChanged: (() -> Void)?
+
+    init(path: String = "/dev/fb0", rotation: Int = 0) throws(DisplayError) {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else {
+            let err = Glibc.errno
+            if err == EACCES || err == EPERM { throw .permissionDenied(path: path) }
+            throw .noDevice("and no framebuffer either (\(path): \(String(cString: strerror(err))))")
+        }
+        var variable = fb_var_screeninfo()
+        var fixed = fb_fix_screeninfo()
+        guard ioctl(fd, UInt(FBIOGET_VSCREENINFO), &variable) == 0,
+              ioctl(fd, UInt(FBIOGET_FSCREENINFO), &fixed) == 0 else {
+            let err = Glibc.errno; close(fd)
+            throw .system(call: "FBIOGET_SCREENINFO", errno: err, path: path)
+        }
+        // Only XRGB8888 layouts: the renderer draws nothing else.
+        guard variable.bits_per_pixel == 32, variable.red.offset == 16, variable.green.offset == 8,
+              variable.blue.offset == 0 else {
+            close(fd)
+            throw .unsupported("\(path) is \(variable.bits_per_pixel) bits per pixel; carouseld draws XRGB8888 only")
+        }
+        let length = Int(fixed.smem_len)
+        let map = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+        guard let map, map != MAP_FAILED else {
+            let err = Glibc.errno; close(fd)
+            throw .system(call: "mmap", errno: err, path: path)
+        }
+        self.path = path; self.fd = fd; memory = map; self.length = length
+        width = Int(variable.xres); height = Int(variable.yres); stride = Int(fixed.line_length)
+        let quarterTurn = rotation == 90 || rotation == 270
+        rotator = SoftwareRotator(degrees: rotation, width: quarterTurn ? height : width,
+                                  height: quarterTurn ? width : height)
+        // One read of the visible area at start, to give the console its picture back.
+        consoleCopy = [UInt8](UnsafeRawBufferPointer(start: map, count: min(length, stride * height)))
+    }
+
+    deinit {
+        munmap(memory, length)
+        close(fd)
+    }
+
+    var summary: String { "\(path) (fbdev) \(width)x\(height)" + (rotator.map { ", rotation \($0.degrees)° in software" } ?? "") }
+    var size: Size? {
+        rotator.map { Size(width: Double($0.width), height: Double($0.height)) }
+            ?? Size(width: Double(width), height: Double(height))
+    }
+    var canPresent: Bool { !drawing }
+    var refreshInterval: Double { 1.0 / 60 }
+
+    func attach(to loop: EventLoop) throws { self.loop = loop }
+
+    func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
+        guard !drawing else { throw .unsupported("present called while the previous frame is being reported") }
+        if let rotator {
+            draw(rotator.buffer)
+            rotator.copy(into: memory, width: width, height: height, stride: stride)
+        } else {
+            draw(PixelBuffer(base: memory, width: width, height: height, stride: stride))
+        }
+        drawing = true
+        loop?.post { [weak self] in
+            guard let self else { return }
+            drawing = false
+            onPresented?(MonotonicClock.now())
+        }
+    }
+
+    func restore() {
+        consoleCopy.withUnsafeBytes { saved in
+            if let base = saved.baseAddress { memory.copyMemory(from: base, byteCount: saved.count) }
+        }
+        Log.info("restored the console picture on \(path)")
+    }
+}

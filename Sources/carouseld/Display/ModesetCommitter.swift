@@ -1,0 +1,87 @@
+import CDRM
+import Glibc
+
+/// Where the picture goes: one CRTC driving one connector in one mode.
+struct ScanoutTarget {
+    var crtcID: UInt32
+    /// Position of the CRTC in the card's resource list (planes name CRTCs by this bit).
+    var crtcIndex: Int
+    var connectorID: UInt32
+    var connectorName: String
+    var mode: ModeInfo
+}
+
+/// The CRTC as it was before carouseld took it, so the console comes back on exit.
+struct SavedCrtc {
+    var crtcID: UInt32
+    var connectorID: UInt32
+    var framebufferID: UInt32
+    var x: UInt32
+    var y: UInt32
+    var mode: drmModeModeInfo?
+
+    /// Reads the CRTC's current state (drmModeGetCrtc); nil if it cannot be read.
+    init?(fd: Int32, crtcID: UInt32, connectorID: UInt32) {
+        guard let crtc = drmModeGetCrtc(fd, crtcID) else { return nil }
+        defer { drmModeFreeCrtc(crtc) }
+        self.crtcID = crtcID; self.connectorID = connectorID
+        framebufferID = crtc.pointee.buffer_id; x = crtc.pointee.x; y = crtc.pointee.y
+        mode = crtc.pointee.mode_valid != 0 ? crtc.pointee.mode : nil
+    }
+
+    /// Puts the saved framebuffer and mode back with the legacy SetCrtc, which atomic drivers
+    /// also implement; a CRTC that was off is switched off.
+    func restore(fd: Int32) -> Bool {
+        var connector = connectorID
+        if framebufferID != 0, var mode {
+            return drmModeSetCrtc(fd, crtcID, framebufferID, x, y, &connector, 1, &mode) == 0
+        }
+        return drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil) == 0
+    }
+}
+
+/// How frames reach the screen: atomic commits or legacy SetCrtc + PageFlip. One interface,
+/// two implementations (like wlroots' backend iface), chosen once per card.
+protocol ModesetCommitter: AnyObject {
+    /// "atomic" or "legacy", for logs.
+    var kind: String { get }
+    /// Whether the plane can show the picture rotated by `degrees` (counter-clockwise, as
+    /// DRM_MODE_ROTATE_*); when false the caller rotates in software.
+    func supportsRotation(_ degrees: Int, target: ScanoutTarget, buffer: DumbBuffer) -> Bool
+    /// Lights up `target` showing `buffer`, rotated by the plane. Returns true when a flip
+    /// event carrying `userData` will report completion, false when it completed on return.
+    func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int,
+                 userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool
+    /// Queues `buffer` for the next vblank; completion comes as a flip event with `userData`.
+    func flip(_ target: ScanoutTarget, buffer: DumbBuffer, userData: UnsafeMutableRawPointer?) throws(DisplayError)
+    /// Gives the CRTC back as it was before (and undoes plane state such as rotation).
+    func restore(_ saved: SavedCrtc) -> Bool
+}
+
+/// Legacy KMS: drmModeSetCrtc for the modeset, drmModePageFlip for frames. No plane
+/// rotation, so rotation is always done in software.
+final class LegacyCommitter: ModesetCommitter {
+    let kind = "legacy"
+    private let fd: Int32
+    init(fd: Int32) { self.fd = fd }
+
+    func supportsRotation(_ degrees: Int, target: ScanoutTarget, buffer: DumbBuffer) -> Bool { degrees == 0 }
+
+    func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int,
+                 userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
+        var connector = target.connectorID
+        var mode = target.mode.raw
+        guard drmModeSetCrtc(fd, target.crtcID, buffer.framebufferID, 0, 0, &connector, 1, &mode) == 0 else {
+            throw .system(call: "drmModeSetCrtc \(target.mode.label)", errno: Glibc.errno, path: target.connectorName)
+        }
+        return false
+    }
+
+    func flip(_ target: ScanoutTarget, buffer: DumbBuffer, userData: UnsafeMutableRawPointer?) throws(DisplayError) {
+        guard drmModePageFlip(fd, target.crtcID, buffer.framebufferID, cdrm_mode_page_flip_event(), userData) == 0 else {
+            throw .system(call: "drmModePageFlip", errno: Glibc.errno, path: target.connectorName)
+        }
+    }
+
+    func restore(_ saved: SavedCrtc) -> Bool { saved.restore(fd: fd) }
+}

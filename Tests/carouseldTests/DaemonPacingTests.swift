@@ -1,0 +1,199 @@
+import CarouselEngine
+import XCTest
+@testable import carouseld
+
+/// A display whose flips complete only when the test says so.
+final class FakeOutput: DisplayOutput {
+    var size: Size? = Size(width: 640, height: 400)
+    var pending = false
+    var presents = 0
+    var presentsWhilePending = 0
+    var refreshInterval = 1.0 / 60
+    var onPresented: ((Double) -> Void)?
+    var onScreenChanged: (() -> Void)?
+    private var memory = [UInt32](repeating: 0, count: 640 * 400)
+
+    var summary: String { "fake" }
+    var canPresent: Bool { size != nil && !pending }
+    func attach(to loop: EventLoop) throws {}
+    func restore() {}
+
+    func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
+        if pending || size == nil { presentsWhilePending += 1 }
+        let (w, h) = (Int(size?.width ?? 0), Int(size?.height ?? 0))
+        memory.withUnsafeMutableBytes { bytes in
+            guard let base = bytes.baseAddress, w * h <= 640 * 400 else { return }
+            draw(PixelBuffer(base: base, width: w, height: h, stride: w * 4))
+        }
+        presents += 1
+        pending = true
+    }
+
+    /// The flip completes at `time`.
+    func completeFlip(at time: Double) {
+        pending = false
+        onPresented?(time)
+    }
+
+    func changeScreen(to newSize: Size?) {
+        size = newSize
+        pending = false
+        onScreenChanged?()
+    }
+}
+
+final class RecordingRenderer: FrameRenderer {
+    var layouts: [FrameLayout] = []
+    var invalidations = 0
+    func draw(_ layout: FrameLayout, into target: PixelBuffer) { layouts.append(layout) }
+    func invalidate() { invalidations += 1 }
+}
+
+final class DaemonPacingTests: XCTestCase {
+    private func makeDaemon(items: Int = 3, interval: Double = 0) throws -> (Daemon, FakeOutput, RecordingRenderer, EventLoop) {
+        var config = CarouselConfig()
+        config.interval = interval
+        let loop = try EventLoop()
+        let output = FakeOutput()
+        let renderer = RecordingRenderer()
+        let engine = CarouselEngine(config: config, itemCount: items, viewport: Size(width: 1, height: 1),
+                                    now: MonotonicClock.now())
+        let daemon = try Daemon(engine: engine, output: output, renderer: renderer, loop: loop)
+        return (daemon, output, renderer, loop)
+    }
+
+    func testTheFirstFrameIsDrawnAtTheScreenSize() throws {
+        let (daemon, output, renderer, _) = try makeDaemon()
+        daemon.start()
+        XCTAssertEqual(output.presents, 1)
+        XCTAssertEqual(renderer.layouts.first?.viewport, Size(width: 640, height: 400))
+        XCTAssertEqual(renderer.layouts.first?.selectedIndex, 0)
+    }
+
+    func testTheFirstCompletedFlipIsReportedOnce() throws {
+        let (daemon, output, _, loop) = try makeDaemon()
+        var firsts: [Double] = []
+        daemon.onFirstFrame = { firsts.append($0) }
+        daemon.start()
+        output.completeFlip(at: 12.5)
+        daemon.setNeedsRedraw()
+        try loop.runOnce(timeoutMilliseconds: 0)
+        output.completeFlip(at: 12.6)
+        XCTAssertEqual(firsts, [12.5])
+        XCTAssertEqual(daemon.framesPresented, 2)
+    }
+
+    func testSettledMeansNoMoreFramesAndNoWakeups() throws {
+        let (daemon, output, _, loop) = try makeDaemon(interval: 0)   // no auto-advance: nothing may wake the loop
+        daemon.start()
+        output.completeFlip(at: MonotonicClock.now())
+        XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 150), 0)
+        XCTAssertEqual(output.presents, 1)
+    }
+
+    func testARedrawRequestedDuringAFlipWaitsForIt() throws {
+        let (daemon, output, renderer, loop) = try makeDaemon()
+        daemon.start()
+        daemon.setNeedsRedraw()
+        daemon.setNeedsRedraw()
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.presents, 1, "a second flip was queued while one was pending")
+        output.completeFlip(at: MonotonicClock.now())
+        XCTAssertEqual(output.presents, 2)
+        XCTAssertEqual(renderer.layouts.count, 2)
+        XCTAssertEqual(output.presentsWhilePending, 0)
+    }
+
+    func testAnUnchangedLayoutIsNotCommittedAgain() throws {
+        let (daemon, output, _, loop) = try makeDaemon()
+        daemon.start()
+        output.completeFlip(at: MonotonicClock.now())
+        daemon.wake()
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.presents, 1)
+    }
+
+    func testNothingIsDrawnWhileTheScreenIsGoneAndAllOfItWhenItReturns() throws {
+        let (daemon, output, renderer, loop) = try makeDaemon()
+        daemon.start()
+        output.completeFlip(at: MonotonicClock.now())
+        output.changeScreen(to: nil)
+        daemon.setNeedsRedraw()
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.presents, 1)
+        output.changeScreen(to: Size(width: 400, height: 640))
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.presents, 2)
+        XCTAssertEqual(output.presentsWhilePending, 0)
+        XCTAssertEqual(renderer.layouts.last?.viewport, Size(width: 400, height: 640))
+        XCTAssertEqual(daemon.engine.viewport, Size(width: 400, height: 640))
+        XCTAssertGreaterThanOrEqual(renderer.invalidations, 2, "new buffers must not be taken for old ones")
+    }
+
+    func testWhileMovingEachFlipBringsExactlyOneFrameUntilSettled() throws {
+        let (daemon, output, renderer, loop) = try makeDaemon()
+        daemon.start()
+        var t = MonotonicClock.now()
+        output.completeFlip(at: t)
+        daemon.updateEngine { $0.page(by: 1, now: t) }
+        try loop.runOnce(timeoutMilliseconds: 0)
+        var flips = 0
+        while output.pending && flips < 600 {
+            let before = output.presents
+            t += 1.0 / 60
+            output.completeFlip(at: t)
+            flips += 1
+            XCTAssertLessThanOrEqual(output.presents - before, 1)
+        }
+        XCTAssertFalse(daemon.engine.isMoving)
+        XCTAssertGreaterThan(flips, 10, "a spring of about half a second takes many frames")
+        XCTAssertLessThan(flips, 600)
+        XCTAssertEqual(output.presentsWhilePending, 0)
+        XCTAssertEqual(renderer.layouts.last?.selectedIndex, 1)
+        // The clock of each frame is the flip time: every committed frame differs from the last.
+        let layouts = renderer.layouts.dropFirst()
+        XCTAssertTrue(zip(layouts, layouts.dropFirst()).allSatisfy { $0 != $1 })
+    }
+
+    func testFlipsFasterThanTheRefreshAreHeldBackToIt() throws {
+        let (daemon, output, _, loop) = try makeDaemon()
+        daemon.start()
+        let t = MonotonicClock.now()
+        output.completeFlip(at: t)
+        daemon.updateEngine { $0.page(by: 1, now: t) }
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.presents, 2)
+        output.completeFlip(at: t + 0.001)   // a virtual GPU: done at once
+        XCTAssertEqual(output.presents, 2, "the next frame waits for the refresh period")
+        let start = MonotonicClock.now()
+        while output.presents == 2 && MonotonicClock.now() - start < 1 { try loop.runOnce(timeoutMilliseconds: 100) }
+        XCTAssertEqual(output.presents, 3)
+        XCTAssertGreaterThanOrEqual(MonotonicClock.now(), t + 1.0 / 60)
+    }
+
+    func testAutoAdvanceWakesTheLoopAtItsDeadline() throws {
+        let (daemon, output, renderer, loop) = try makeDaemon(interval: 0.2)
+        daemon.start()
+        output.completeFlip(at: MonotonicClock.now())
+        let start = MonotonicClock.now()
+        while output.presents == 1 && MonotonicClock.now() - start < 2 { try loop.runOnce(timeoutMilliseconds: 500) }
+        XCTAssertEqual(output.presents, 2)
+        XCTAssertGreaterThanOrEqual(MonotonicClock.now() - start, 0.1)
+        var t = MonotonicClock.now()
+        while output.pending { t += 1.0 / 60; output.completeFlip(at: t) }
+        XCTAssertEqual(renderer.layouts.last?.selectedIndex, 1)
+    }
+
+    func testWakeupsRunWhenTheirDeadlinePasses() throws {
+        let (daemon, output, _, loop) = try makeDaemon()
+        daemon.start()
+        output.completeFlip(at: MonotonicClock.now())
+        var deadline: Double? = MonotonicClock.now() + 0.05
+        var ran = 0
+        daemon.addWakeup(deadline: { deadline }) { _ in ran += 1; deadline = nil }
+        let start = MonotonicClock.now()
+        while ran == 0 && MonotonicClock.now() - start < 1 { try loop.runOnce(timeoutMilliseconds: 200) }
+        XCTAssertEqual(ran, 1)
+        XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 100), 0, "a cleared deadline must not wake the loop")
+    }
+}

@@ -1,0 +1,20 @@
+import XCTest
+import CarouselEngine
+import Glibc
+@testable import carouseld
+
+/// The live libinput context, on a machine with no input devices (CI): it must start, hand out
+/// a pollable fd, and say once that it runs as a slideshow. Devices are tested in the VM.
+final class InputSourceTests: XCTestCase {
+    func testStartsWithoutDevicesAndSaysSoOnce() throws {
+        var logged: [String] = []
+        Log.sink = { _, line in logged.append(line) }
+        defer { Log.sink = nil }
+        let source = try InputSource(config: CarouselConfig(), screen: Size(width: 1280, height: 800))
+        XCTAssertGreaterThanOrEqual(source.fd, 0)
+        XCTAssertNotEqual(fcntl(source.fd, F_GETFD), -1, "libinput's fd is open")
+        XCTAssertEqual(source.dispatch(), [])
+        XCTAssertEqual(source.dispatch(), [])
+        XCTAssertEqual(logged.filter { $0 == "no touch device; running as a slideshow" }.count, 1, "\(logged)")
+    }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/python3
+"""Compare screen pictures (QEMU screendump PPMs, `carouseld render` PNGs) with Pillow.
+
+  imgcmp.py compare A B [--tolerance T] [--max-bad F] [--rotate DEG]
+      A and B must have the same size. A pixel is bad when any channel differs by more than T
+      (default 12). Passes (exit 0) when at most the fraction F (default 0.002) of pixels is
+      bad. --rotate turns B counter-clockwise first (as DRM_MODE_ROTATE_* turns the picture).
+  imgcmp.py colour FILE X Y
+      The pixel's colour as rrggbb.
+"""
+import argparse
+import sys
+
+from PIL import Image, ImageChops
+
+
+def compare(args):
+    a = Image.open(args.a).convert("RGB")
+    b = Image.open(args.b).convert("RGB")
+    if args.rotate:
+        b = b.rotate(args.rotate, expand=True)
+    if a.size != b.size:
+        print(f"{args.a} is {a.size[0]}x{a.size[1]} but {args.b} is {b.size[0]}x{b.size[1]}")
+        return 1
+    # Largest channel difference per pixel, then count pixels above the tolerance.
+    diff = ImageChops.difference(a, b)
+    channels = diff.split()
+    peak = ImageChops.lighter(ImageChops.lighter(channels[0], channels[1]), channels[2])
+    bad = sum(peak.point(lambda v: 255 if v > args.tolerance else 0).histogram()[255:])
+    total = a.size[0] * a.size[1]
+    max_diff = max(hi for _, hi in diff.getextrema())
+    print(f"{bad} of {total} pixels differ by more than {args.tolerance} (largest difference {max_diff})")
+    return 0 if bad <= args.max_bad * total else 1
+
+
+def colour(args):
+    r, g, b = Image.open(args.file).convert("RGB").getpixel((args.x, args.y))
+    print(f"{r:02x}{g:02x}{b:02x}")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("compare")
+    c.add_argument("a"); c.add_argument("b")
+    c.add_argument("--tolerance", type=int, default=12)
+    c.add_argument("--max-bad", type=float, default=0.002)
+    c.add_argument("--rotate", type=int, default=0)
+    p = sub.add_parser("colour")
+    p.add_argument("file"); p.add_argument("x", type=int); p.add_argument("y", type=int)
+    args = parser.parse_args()
+    return compare(args) if args.command == "compare" else colour(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
