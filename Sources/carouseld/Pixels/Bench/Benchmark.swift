@@ -104,44 +104,46 @@ struct Benchmark {
 
     struct DecodeFigures {
         var full = Timings(), fullDecodeOnly = Timings()
-        var scaled = Timings(), scaledDecodeOnly = Timings()
+        var scaled = Timings()
         var scale = JPEGScale(num: 1, denom: 1)
         var card = (width: 0, height: 0)
     }
 
-    /// One JPEG to one card: full-size decode plus the resample, against the scaled decode
-    /// plus the resample carouseld does. File reading is left out of both.
+    /// One JPEG to one card: a full-size decode by libturbojpeg plus the resample, against what
+    /// carouseld does (the DCT-scaled decode streamed a band of rows at a time into the same
+    /// resample). File reading is left out of both.
     func decodeFigures(path: String, config: CarouselConfig, runs: Int) throws -> DecodeFigures {
-        let bytes = try ImageFile.read(path)
+        let file = try ImageFile.read(path)
         let spec = CardSpec(config: config, cardWidth: config.cardWidth.resolve(in: viewport.width),
                             cardHeight: config.cardHeight.resolve(in: viewport.height))
         var figures = DecodeFigures()
         figures.card = (spec.width, spec.height)
-        try bytes.withUnsafeBytes { (raw) throws in
-            let header = try JPEGDecoder.header(raw)
-            let needed = FitPlacement(imageWidth: header.upright.width, imageHeight: header.upright.height,
-                                      cardWidth: spec.width, cardHeight: spec.height, fit: spec.fit).scale
-            figures.scale = JPEGScale.choose(width: header.width, height: header.height, needed: needed,
-                                             available: JPEGDecoder.availableScales)
-            for _ in 0..<runs {
-                for (scale, total, decodeOnly) in [(1.0, \DecodeFigures.full, \DecodeFigures.fullDecodeOnly),
-                                                   (needed, \.scaled, \.scaledDecodeOnly)] {
-                    var decoded: DecodedImage?
-                    let decoding = try Stopwatch.time { decoded = try JPEGDecoder.decode(raw, header: header, neededScale: scale) }
-                    let scaling = try Stopwatch.time { _ = try decoded.map { try CardScaler.makeCard(from: $0, spec: spec) } }
-                    figures[keyPath: decodeOnly].add(decoding)
-                    figures[keyPath: total].add(decoding + scaling)
-                }
-            }
+        let header = try file.withUnsafeBytes { try JPEGDecoder.header($0) }
+        let needed = FitPlacement(imageWidth: header.upright.width, imageHeight: header.upright.height,
+                                  cardWidth: spec.width, cardHeight: spec.height, fit: spec.fit).scale
+        figures.scale = JPEGScale.choose(width: header.width, height: header.height, needed: needed,
+                                         available: JPEGDecoder.availableScales)
+        for _ in 0..<runs {
+            var decoded: DecodedImage?
+            let decoding = try Stopwatch.time { decoded = try file.withUnsafeBytes { try JPEGDecoder.decode($0, header: header, neededScale: 1) } }
+            let scaling = try Stopwatch.time { _ = try decoded.map { try CardScaler.makeCard(from: $0, spec: spec) } }
+            decoded = nil
+            figures.fullDecodeOnly.add(decoding)
+            figures.full.add(decoding + scaling)
+            figures.scaled.add(try Stopwatch.time {
+                guard let rows = try JPEGRowDecoder.open(file, header: header, neededScale: needed) else { return }
+                _ = try CardScaler.makeCard(from: rows, spec: spec)
+            })
         }
         return figures
     }
 
     /// Pages forward `pageChanges` times in real time (60 Hz frames on the wall clock, the next
-    /// page as soon as the strip settles) with the daemon's store and its decode worker, and
-    /// counts the frames that had to show a visible card in the background colour because its
-    /// picture was not decoded yet. Returns (such frames, all frames).
-    func framesWithMissingCards(config: CarouselConfig, paths: [String], pageChanges: Int) -> (missing: Int, frames: Int) {
+    /// page `rest` seconds after the strip settles) with the daemon's store and its decode
+    /// worker, and counts the frames that had to show a visible card in the background colour
+    /// because its picture was not decoded yet. Returns (such frames, all frames).
+    func framesWithMissingCards(config: CarouselConfig, paths: [String], pageChanges: Int,
+                                rest: Double) -> (missing: Int, frames: Int) {
         var config = config
         config.interval = 0
         var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
@@ -151,10 +153,13 @@ struct Benchmark {
         store.waitUntilLoaded(for: engine.layout()) // the first picture, as at start-up
         let start = Stopwatch.now()
         var missing = 0, frames = 0, changes = 0
+        var settled = 0.0
         while changes < pageChanges || engine.isMoving {
             let now = Stopwatch.now() - start
-            if !engine.isMoving { _ = engine.page(by: 1, now: now); changes += 1 }
+            if !engine.isMoving && now - settled >= rest { _ = engine.page(by: 1, now: now); changes += 1 }
+            let wasMoving = engine.isMoving
             _ = engine.update(now: now)
+            if wasMoving && !engine.isMoving { settled = now }
             let layout = engine.layout()
             let ready = store.cards(for: layout)
             if layout.cards.contains(where: { ready[$0.index] == nil }) { missing += 1 }
@@ -166,8 +171,10 @@ struct Benchmark {
         return (missing, frames)
     }
 
-    /// Pages through the whole playlist like the daemon (a moving and a settled frame per
-    /// page) and returns the peak RSS. Run in a fresh process so nothing else counts.
+    /// Pages through the whole playlist like the daemon, back to back, and returns the peak
+    /// RSS. Each page change draws its first frame (the card leaving still peeks in, while the
+    /// store starts on the next card), a frame mid-way, and the settled frame (where the store
+    /// prefetches the card after). Run in a fresh process so nothing else counts.
     func peakRSSCyclingPlaylist(_ paths: [String], config: CarouselConfig) -> Int? {
         var config = config
         config.interval = 0
@@ -184,9 +191,11 @@ struct Benchmark {
         draw()
         for _ in paths.indices {
             _ = engine.page(by: 1, now: t)
+            for step in [1.0 / 60, 0.15] {
+                _ = engine.update(now: t + step)
+                draw()
+            }
             t += 0.15
-            _ = engine.update(now: t)
-            draw()
             let deadline = t + 10
             while engine.isMoving && t < deadline { t += 1.0 / 60; _ = engine.update(now: t) }
             draw()
