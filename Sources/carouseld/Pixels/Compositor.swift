@@ -9,26 +9,23 @@ import CarouselEngine
 /// ignores what is there: `pixman_fill` for the background, `pixman_blt` for translated cards,
 /// SRC compositing for scaled opaque cards (their bordered images blend the edges into the
 /// background colour). Anything that must blend (faded cards, overlapping cards, the dots) is
-/// composed in a small private strip buffer that stays in cache, and its rows are then copied.
+/// composed in a small private strip buffer (`StripBuffer`), and its rows are then copied.
 ///
-/// Scaled cards are sampled bilinearly, or nearest while the strip moves fast (see
+/// Scaled cards are sampled bilinearly, or nearest while the carousel moves fast (see
 /// `ScaledSampling`); a frame drawn that way is redrawn bilinearly when the same layout is
 /// composed again (`needsRefinement` says so).
 ///
 /// Nothing is drawn when the target already shows the layout: the compositor remembers, per
 /// target buffer, the last layout it drew, which of its cards were ready and how it sampled.
 final class Compositor {
-    /// Rows of the private strip buffer are sized to about this many bytes (fits in L2).
-    static let stripBytes = 256 * 1024
 
     private let config: CarouselConfig
     private let source: CardSource
     private let background: UInt32
     private let dotStamp: DotStamp?
-    /// Memory of the strip buffer, kept between frames; grown only for a wider band.
-    private var stripMemory: AnonymousMapping?
+    private let stripBuffer = StripBuffer()
     private var lastDrawn: [TargetIdentity: DrawnState] = [:]
-    /// The layout of the previous compose call, for the speed of the strip.
+    /// The layout of the previous compose call, for the speed of the carousel.
     private var previousLayout: FrameLayout?
     /// False for still pictures (render, tests): every frame is sampled bilinearly.
     let adaptsToMotion: Bool
@@ -37,7 +34,7 @@ final class Compositor {
     /// The last frame's card pixels drawn as copies and drawn scaled (for the benchmark).
     private(set) var lastCardPixels = (copied: 0, scaled: 0)
     /// True when the last frame drawn used nearest sampling; composing the same layout again
-    /// (once the strip stops, e.g. under a resting finger) redraws it bilinearly.
+    /// (once the carousel stops, e.g. under a resting finger) redraws it bilinearly.
     var needsRefinement: Bool { lastSampling == .nearest }
 
     private struct DrawnState: Equatable {
@@ -116,7 +113,7 @@ final class Compositor {
                     scaleOpaque(card, origin: origin, scale: scale, rect: bounds, offset: (0, 0), filter: frame.filter,
                                 into: frame.targetImage)
                 } else {
-                    inStrips(bounds, frame.target) { band, strip in
+                    stripBuffer.bands(of: bounds, into: frame.target) { band, strip in
                         self.scaleOpaque(card, origin: origin, scale: scale, rect: band, offset: (band.x, band.y),
                                          filter: frame.filter, into: strip.pixman)
                         self.fade(rect: IntRect(x: 0, y: 0, width: band.width, height: band.height), opacity: opacity, in: strip)
@@ -127,7 +124,7 @@ final class Compositor {
             }
         }
         // Overlapping cards or the dots: blend everything in order over the background.
-        inStrips(bounds, frame.target) { band, strip in
+        stripBuffer.bands(of: bounds, into: frame.target) { band, strip in
             pixman_fill(strip.base.assumingMemoryBound(to: UInt32.self), Int32(strip.stride / 4), 32, 0, 0,
                         Int32(band.width), Int32(band.height), self.background)
             for entry in cluster.entries {
@@ -257,30 +254,6 @@ final class Compositor {
         if let mask { pixman_image_unref(mask) }
     }
 
-    /// Runs `body` for horizontal bands of `bounds`, each drawn into the private strip buffer
-    /// (strip (0, 0) is the band's top-left), then copies the band's rows into the target.
-    private func inStrips(_ bounds: IntRect, _ target: PixelBuffer, _ body: (IntRect, PixelImage) -> Void) {
-        let rows = min(bounds.height, max(8, Self.stripBytes / (bounds.width * 4)))
-        guard let strip = stripBuffer(width: bounds.width, height: rows) else {
-            Log.error("out of memory for a \(bounds.width)x\(rows) strip buffer")
-            return
-        }
-        for top in stride(from: bounds.y, to: bounds.maxY, by: rows) {
-            let band = IntRect(x: bounds.x, y: top, width: bounds.width, height: min(rows, bounds.maxY - top))
-            body(band, strip)
-            pixman_blt(strip.base.assumingMemoryBound(to: UInt32.self), target.base.assumingMemoryBound(to: UInt32.self),
-                       Int32(strip.stride / 4), Int32(target.stride / 4), 32, 32,
-                       0, 0, Int32(band.x), Int32(band.y), Int32(band.width), Int32(band.height))
-        }
-    }
-
     /// Bytes held for the strip buffer (for tests).
-    var stripByteCount: Int { stripMemory?.byteCount ?? 0 }
-
-    /// A `width` × `height` strip image, over memory reused from frame to frame.
-    private func stripBuffer(width: Int, height: Int) -> PixelImage? {
-        if let memory = stripMemory, let strip = PixelImage(width: width, height: height, in: memory) { return strip }
-        stripMemory = AnonymousMapping(byteCount: max(Self.stripBytes, width * height * 4))
-        return stripMemory.flatMap { PixelImage(width: width, height: height, in: $0) }
-    }
+    var stripByteCount: Int { stripBuffer.byteCount }
 }

@@ -159,7 +159,7 @@ final class CompositorTests: XCTestCase {
         XCTAssertEqual(bytes(render(before), opaque: true), bytes(render(after), opaque: true))
     }
 
-    /// Bands are about `stripBytes` whatever the clusters' shapes: a tall narrow one and a wide
+    /// Bands are about `StripBuffer.bytes` whatever the clusters' shapes: a tall narrow one and a wide
     /// one do not make the strip as wide as one and as tall as the other.
     func testStripBufferStaysAboutStripBytes() {
         let source = FixedCards([0: TestPictures.solid(red, width: 1900, height: 300),
@@ -176,7 +176,7 @@ final class CompositorTests: XCTestCase {
         assertColour(frame.pixel(x: 5, y: 200), blend(blue, over: background, opacity: 0.5), "narrow faded card")
         assertColour(frame.pixel(x: 1000, y: 200), blend(red, over: background, opacity: 0.5), "wide faded card")
         XCTAssertGreaterThan(compositor.stripByteCount, 0)
-        XCTAssertLessThanOrEqual(compositor.stripByteCount, Compositor.stripBytes + 1900 * 4, "not 1900 px wide × 300 rows")
+        XCTAssertLessThanOrEqual(compositor.stripByteCount, StripBuffer.bytes + 1900 * 4, "not 1900 px wide × 300 rows")
     }
 
     func bytes(_ image: PixelImage, opaque: Bool = false) -> [UInt32] {
