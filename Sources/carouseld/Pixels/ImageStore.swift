@@ -79,6 +79,16 @@ final class ImageStore: CardSource, @unchecked Sendable {
         worker.waitUntilLoaded(visibleIndices(layout))
     }
 
+    /// Blocks until everything the store keeps for `layout` (the visible cards and what it
+    /// prefetches) is decoded or failed: a page change after a rest, for the benchmark.
+    func waitUntilPrefetched(for layout: FrameLayout) {
+        let spec = spec(for: layout)
+        let visible = visibleIndices(layout)
+        let wanted = window(visible: visible, selected: layout.selectedIndex, spec: spec, atRest: !layout.isMoving)
+        _ = worker.want(wanted, spec: spec, visible: visible)
+        worker.waitUntilLoaded(wanted)
+    }
+
     /// Blocks until `indices` are decoded (or failed) at the current card size.
     func waitUntilLoaded(indices: [Int]) {
         worker.waitUntilLoaded(indices.filter { paths.indices.contains($0) })

@@ -77,6 +77,13 @@ final class ImageStoreTests: XCTestCase {
         }
     }
 
+    func testPrefetchAtRestIncludesTheNextCardForward() {
+        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27))
+        store.waitUntilPrefetched(for: layout(selected: 2))
+        XCTAssertEqual(store.cachedCount, 4, "visible 2, neighbours 1 and 3, and 4 ahead")
+        XCTAssertEqual(Array(store.cards(for: layout(selected: 4)).keys), [4], "the next page's card is already there")
+    }
+
     func testNewCardSizeReplacesTheCache() throws {
         let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27))
         store.waitUntilLoaded(for: layout(selected: 0))

@@ -48,7 +48,9 @@ struct Benchmark {
     /// Compose time of `frames` moving frames while the engine pages forward again and again,
     /// and beside each compose the time of one plain memcpy of a frame (three sources, two
     /// destinations in turn, like the cards and page-flipped targets), so both figures are
-    /// taken under the same load and cache conditions.
+    /// taken under the same load and cache conditions. Each page change waits at rest until the
+    /// store has prefetched the next card, as during auto-advance's interval, so no decode runs
+    /// beside the timed frames (`framesWithMissingCards` pages without waiting).
     struct ComposeFigures {
         var compose = Timings(), memcpy = Timings()
         /// Card pixels of the timed frames by how they were drawn.
@@ -78,7 +80,10 @@ struct Benchmark {
         var figures = ComposeFigures()
         var t = 0.0, drawn = 0, warmUp = 10
         while figures.compose.count < frames && t < 600 {
-            if !engine.isMoving { _ = engine.page(by: 1, now: t) }
+            if !engine.isMoving {
+                store.waitUntilPrefetched(for: engine.layout())
+                _ = engine.page(by: 1, now: t)
+            }
             t += 1.0 / 60
             _ = engine.update(now: t)
             let layout = engine.layout()
