@@ -6,7 +6,7 @@ import CarouselEngine
 ///
 /// The target is only ever written, never read: it may be a DRM dumb buffer, which is usually
 /// uncached memory where reads are very slow. So every operation on the target is one that
-/// ignores what is there: `pixman_fill` for the background, `pixman_blt` for translated cards,
+/// ignores what is there: `pixman_fill` for the background, row copies for translated cards,
 /// SRC compositing for scaled opaque cards (their bordered images blend the edges into the
 /// background colour). Anything that must blend (faded cards, overlapping cards, the dots) is
 /// composed in a small private strip buffer (`StripBuffer`), and its rows are then copied.
@@ -169,12 +169,8 @@ final class Compositor {
 
     /// Translate-only opaque card: a row copy, no filtering, no blending.
     private func copy(_ card: Card, origin: (x: Int, y: Int), rect: IntRect, into target: PixelBuffer) {
-        let copied = pixman_blt(card.pictureBase.assumingMemoryBound(to: UInt32.self),
-                                target.base.assumingMemoryBound(to: UInt32.self),
-                                Int32(card.stride / 4), Int32(target.stride / 4), 32, 32,
-                                Int32(rect.x - origin.x), Int32(rect.y - origin.y), Int32(rect.x), Int32(rect.y),
-                                Int32(rect.width), Int32(rect.height))
-        if copied == 0 { Log.debug("pixman_blt refused a \(rect.width)x\(rect.height) copy") }
+        RowCopy.copy(from: card.pictureBase, stride: card.stride, at: rect.x - origin.x, rect.y - origin.y,
+                     to: target.base, stride: target.stride, at: rect.x, rect.y, width: rect.width, height: rect.height)
     }
 
     /// Scaled card over `rect` (target coordinates) with SRC from the bordered image: the

@@ -23,9 +23,8 @@ final class StripBuffer {
         for top in stride(from: bounds.y, to: bounds.maxY, by: rows) {
             let band = IntRect(x: bounds.x, y: top, width: bounds.width, height: min(rows, bounds.maxY - top))
             body(band, strip)
-            pixman_blt(strip.base.assumingMemoryBound(to: UInt32.self), target.base.assumingMemoryBound(to: UInt32.self),
-                       Int32(strip.stride / 4), Int32(target.stride / 4), 32, 32,
-                       0, 0, Int32(band.x), Int32(band.y), Int32(band.width), Int32(band.height))
+            RowCopy.copy(from: strip.base, stride: strip.stride, at: 0, 0, to: target.base, stride: target.stride,
+                         at: band.x, band.y, width: band.width, height: band.height)
         }
     }
 

@@ -179,6 +179,21 @@ final class CompositorTests: XCTestCase {
         XCTAssertLessThanOrEqual(compositor.stripByteCount, StripBuffer.bytes + 1900 * 4, "not 1900 px wide × 300 rows")
     }
 
+    func testRowCopyMovesOnlyTheRectangle() {
+        let source = TestPictures.stripes([0x102030, 0x405060, 0x708090, 0xA0B0C0], width: 8, height: 5)
+        let target = PixelImage(width: 13, height: 7)! // another stride
+        target.fill(0x000000)
+        RowCopy.copy(from: source.base, stride: source.stride, at: 2, 1, to: target.base, stride: target.stride, at: 9, 4,
+                     width: 4, height: 3)
+        for y in 0..<7 {
+            for x in 0..<13 {
+                let inside = (9..<13).contains(x) && (4..<7).contains(y)
+                let expected = inside ? source.pixel(x: x - 9 + 2, y: y - 4 + 1) : 0xFF00_0000
+                XCTAssertEqual(target.pixel(x: x, y: y), expected, "pixel \(x),\(y)")
+            }
+        }
+    }
+
     func bytes(_ image: PixelImage, opaque: Bool = false) -> [UInt32] {
         (0..<image.height).flatMap { y in
             (0..<image.width).map { x in image.pixel(x: x, y: y) & (opaque ? 0xFF_FFFF : 0xFFFF_FFFF) }
