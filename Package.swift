@@ -30,11 +30,13 @@ let package = Package(
         .systemLibrary(
             name: "CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
+        // libjpeg's own API, a band of rows at a time; its fatal errors need setjmp (see the header).
+        .target(name: "CJPEGStream", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CarouselEngine"),
         .executableTarget(
             name: "carouseld",
             dependencies: [
-                "CarouselEngine", "CDRM", "CInput", "CImaging", "CSystemd",
+                "CarouselEngine", "CDRM", "CInput", "CImaging", "CJPEGStream", "CSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Yams", package: "Yams"),

@@ -6,32 +6,47 @@ import CarouselEngine
 ///
 /// The target is only ever written, never read: it may be a DRM dumb buffer, which is usually
 /// uncached memory where reads are very slow. So every operation on the target is one that
-/// ignores what is there: `pixman_fill` for the background, `pixman_blt` for translated cards,
+/// ignores what is there: `pixman_fill` for the background, row copies for translated cards,
 /// SRC compositing for scaled opaque cards (their bordered images blend the edges into the
 /// background colour). Anything that must blend (faded cards, overlapping cards, the dots) is
-/// composed in a small private strip buffer that stays in cache, and its rows are then copied.
+/// composed in a small private strip buffer (`StripBuffer`), and its rows are then copied.
+///
+/// Scaled cards are sampled bilinearly, or nearest while the carousel moves fast (see
+/// `ScaledSampling`); a frame drawn that way is redrawn bilinearly when the same layout is
+/// composed again (`needsRefinement` says so).
 ///
 /// Nothing is drawn when the target already shows the layout: the compositor remembers, per
-/// target buffer, the last layout it drew and which of its cards were ready.
+/// target buffer, the last layout it drew, which of its cards were ready and how it sampled.
 final class Compositor {
-    /// Rows of the private strip buffer are sized to about this many bytes (fits in L2).
-    static let stripBytes = 256 * 1024
 
     private let config: CarouselConfig
     private let source: CardSource
     private let background: UInt32
     private let dotStamp: DotStamp?
-    private var strip: PixelImage?
+    private let stripBuffer = StripBuffer()
     private var lastDrawn: [TargetIdentity: DrawnState] = [:]
+    /// The layout of the previous compose call, for the speed of the carousel.
+    private var previousLayout: FrameLayout?
+    /// False for still pictures (render, tests): every frame is sampled bilinearly.
+    let adaptsToMotion: Bool
+    /// How the last frame drawn sampled its scaled cards; nil when it had none (copies only).
+    private(set) var lastSampling: ScaledSampling?
+    /// The last frame's card pixels drawn as copies and drawn scaled (for the benchmark).
+    private(set) var lastCardPixels = (copied: 0, scaled: 0)
+    /// True when the last frame drawn used nearest sampling; composing the same layout again
+    /// (once the carousel stops, e.g. under a resting finger) redraws it bilinearly.
+    var needsRefinement: Bool { lastSampling == .nearest }
 
     private struct DrawnState: Equatable {
         var layout: FrameLayout
         var ready: [Bool]
+        var sampling: ScaledSampling
     }
 
-    init(config: CarouselConfig, store: CardSource) {
+    init(config: CarouselConfig, store: CardSource, adaptsToMotion: Bool = true) {
         self.config = config
         self.source = store
+        self.adaptsToMotion = adaptsToMotion
         self.background = config.background.value | 0xFF00_0000
         self.dotStamp = DotStamp(diameter: config.dotSize)
     }
@@ -41,29 +56,34 @@ final class Compositor {
     @discardableResult
     func compose(_ layout: FrameLayout, into target: PixelBuffer) -> Bool {
         let cards = source.cards(for: layout)
-        let ready = layout.cards.map { cards[$0.index] != nil }
-        let state = DrawnState(layout: layout, ready: ready)
+        let dots = DotsLayout(config: config, layout: layout)
+        let plan = CompositorPlan(
+            layout: layout,
+            sizes: layout.cards.map { card in cards[card.index].map { ($0.width, $0.height) } },
+            dots: dots.bounds, clip: IntRect(x: 0, y: 0, width: target.width, height: target.height))
+        let sampling = adaptsToMotion && plan.hasScaledCards
+            ? ScaledSampling.choose(previous: previousLayout, current: layout) : .bilinear
+        previousLayout = layout
+        let state = DrawnState(layout: layout, ready: layout.cards.map { cards[$0.index] != nil }, sampling: sampling)
         if lastDrawn[target.identity] == state { return false }
         guard let targetImage = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(target.width), Int32(target.height),
                                                          target.base.assumingMemoryBound(to: UInt32.self),
                                                          Int32(target.stride)) else { return false }
         defer { pixman_image_unref(targetImage) }
 
-        let dots = DotsLayout(config: config, layout: layout)
-        let plan = CompositorPlan(
-            layout: layout,
-            sizes: layout.cards.map { card in cards[card.index].map { ($0.width, $0.height) } },
-            dots: dots.bounds, clip: IntRect(x: 0, y: 0, width: target.width, height: target.height))
-        let frame = Frame(layout: layout, cards: cards, dots: dots, target: target, targetImage: targetImage)
+        let frame = Frame(layout: layout, cards: cards, dots: dots, target: target, targetImage: targetImage,
+                          filter: sampling.pixmanFilter)
         fillBackground(target, except: plan.clusters.map(\.bounds))
         for cluster in plan.clusters { draw(cluster, frame) }
         if lastDrawn.count >= 8 { lastDrawn.removeAll() } // targets come and go (mode changes)
         lastDrawn[target.identity] = state
+        lastSampling = plan.hasScaledCards ? sampling : nil
+        lastCardPixels = plan.cardPixels
         return true
     }
 
     /// Forgets what every target shows (after a config, playlist or output change).
-    func invalidate() { lastDrawn.removeAll() }
+    func invalidate() { lastDrawn.removeAll(); previousLayout = nil }
 
     // MARK: - Drawing steps
 
@@ -74,6 +94,8 @@ final class Compositor {
         var dots: DotsLayout
         var target: PixelBuffer
         var targetImage: OpaquePointer
+        /// pixman filter for scaled cards.
+        var filter: pixman_filter_t
         func card(_ i: Int) -> Card? { cards[layout.cards[i].index] }
     }
 
@@ -88,10 +110,12 @@ final class Compositor {
                 guard let card = frame.card(i) else { return }
                 if opacity >= 1 {
                     // Straight into the target: SRC never reads the destination.
-                    scaleOpaque(card, origin: origin, scale: scale, rect: bounds, offset: (0, 0), into: frame.targetImage)
+                    scaleOpaque(card, origin: origin, scale: scale, rect: bounds, offset: (0, 0), filter: frame.filter,
+                                into: frame.targetImage)
                 } else {
-                    inStrips(bounds, frame.target) { band, strip in
-                        self.scaleOpaque(card, origin: origin, scale: scale, rect: band, offset: (band.x, band.y), into: strip.pixman)
+                    stripBuffer.bands(of: bounds, into: frame.target) { band, strip in
+                        self.scaleOpaque(card, origin: origin, scale: scale, rect: band, offset: (band.x, band.y),
+                                         filter: frame.filter, into: strip.pixman)
                         self.fade(rect: IntRect(x: 0, y: 0, width: band.width, height: band.height), opacity: opacity, in: strip)
                     }
                 }
@@ -100,7 +124,7 @@ final class Compositor {
             }
         }
         // Overlapping cards or the dots: blend everything in order over the background.
-        inStrips(bounds, frame.target) { band, strip in
+        stripBuffer.bands(of: bounds, into: frame.target) { band, strip in
             pixman_fill(strip.base.assumingMemoryBound(to: UInt32.self), Int32(strip.stride / 4), 32, 0, 0,
                         Int32(band.width), Int32(band.height), self.background)
             for entry in cluster.entries {
@@ -116,7 +140,8 @@ final class Compositor {
                     }
                 case .scaled(let i, let origin, let scale, let opacity):
                     guard let card = frame.card(i) else { continue }
-                    self.blendScaled(card, origin: origin, scale: scale, opacity: opacity, rect: r, band: band, strip: strip)
+                    self.blendScaled(card, origin: origin, scale: scale, opacity: opacity, rect: r, band: band,
+                                     filter: frame.filter, strip: strip)
                 case .dots:
                     self.drawDots(frame.dots, rect: r, band: band, strip: strip)
                 }
@@ -144,25 +169,22 @@ final class Compositor {
 
     /// Translate-only opaque card: a row copy, no filtering, no blending.
     private func copy(_ card: Card, origin: (x: Int, y: Int), rect: IntRect, into target: PixelBuffer) {
-        let copied = pixman_blt(card.pictureBase.assumingMemoryBound(to: UInt32.self),
-                                target.base.assumingMemoryBound(to: UInt32.self),
-                                Int32(card.stride / 4), Int32(target.stride / 4), 32, 32,
-                                Int32(rect.x - origin.x), Int32(rect.y - origin.y), Int32(rect.x), Int32(rect.y),
-                                Int32(rect.width), Int32(rect.height))
-        if copied == 0 { Log.debug("pixman_blt refused a \(rect.width)x\(rect.height) copy") }
+        RowCopy.copy(from: card.pictureBase, stride: card.stride, at: rect.x - origin.x, rect.y - origin.y,
+                     to: target.base, stride: target.stride, at: rect.x, rect.y, width: rect.width, height: rect.height)
     }
 
     /// Scaled card over `rect` (target coordinates) with SRC from the bordered image: the
     /// edges blend into the border's background colour; nothing is read from `destination`,
     /// whose (0, 0) is target pixel `offset`.
     private func scaleOpaque(_ card: Card, origin: (x: Double, y: Double), scale: (x: Double, y: Double),
-                             rect: IntRect, offset: (x: Int, y: Int), into destination: OpaquePointer) {
+                             rect: IntRect, offset: (x: Int, y: Int), filter: pixman_filter_t,
+                             into destination: OpaquePointer) {
         // Destination pixel -> target pixel -> card pixel -> bordered image pixel (+1).
         var transform = Affine.translation(1, 1)
             .after(.scale(1 / scale.x, 1 / scale.y))
             .after(.translation(Double(offset.x) - origin.x, Double(offset.y) - origin.y)).pixmanTransform
         pixman_image_set_transform(card.padded.pixman, &transform)
-        pixman_image_set_filter(card.padded.pixman, PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_filter(card.padded.pixman, filter, nil, 0)
         pixman_image_set_repeat(card.padded.pixman, PIXMAN_REPEAT_PAD)
         let x = Int32(rect.x - offset.x), y = Int32(rect.y - offset.y)
         pixman_image_composite32(PIXMAN_OP_SRC, card.padded.pixman, nil, destination, x, y, 0, 0, x, y,
@@ -185,12 +207,12 @@ final class Compositor {
 
     /// A scaled card blended over what the strip holds (overlapping cards), antialiased edges.
     private func blendScaled(_ card: Card, origin: (x: Double, y: Double), scale: (x: Double, y: Double),
-                             opacity: Double, rect r: IntRect, band: IntRect, strip: PixelImage) {
+                             opacity: Double, rect r: IntRect, band: IntRect, filter: pixman_filter_t, strip: PixelImage) {
         // Strip pixel -> target pixel -> card pixel.
         var transform = Affine.scale(1 / scale.x, 1 / scale.y)
             .after(.translation(Double(band.x) - origin.x, Double(band.y) - origin.y)).pixmanTransform
         pixman_image_set_transform(card.inner, &transform)
-        pixman_image_set_filter(card.inner, PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_filter(card.inner, filter, nil, 0)
         pixman_image_set_repeat(card.inner, PIXMAN_REPEAT_NONE)
         withOpacityMask(opacity) { mask in
             pixman_image_composite32(PIXMAN_OP_OVER, card.inner, mask, strip.pixman,
@@ -228,26 +250,6 @@ final class Compositor {
         if let mask { pixman_image_unref(mask) }
     }
 
-    /// Runs `body` for horizontal bands of `bounds`, each drawn into the private strip buffer
-    /// (strip (0, 0) is the band's top-left), then copies the band's rows into the target.
-    private func inStrips(_ bounds: IntRect, _ target: PixelBuffer, _ body: (IntRect, PixelImage) -> Void) {
-        let rows = min(bounds.height, max(8, Self.stripBytes / (bounds.width * 4)))
-        guard let strip = stripBuffer(width: bounds.width, height: rows) else {
-            Log.error("out of memory for a \(bounds.width)x\(rows) strip buffer")
-            return
-        }
-        for top in stride(from: bounds.y, to: bounds.maxY, by: rows) {
-            let band = IntRect(x: bounds.x, y: top, width: bounds.width, height: min(rows, bounds.maxY - top))
-            body(band, strip)
-            pixman_blt(strip.base.assumingMemoryBound(to: UInt32.self), target.base.assumingMemoryBound(to: UInt32.self),
-                       Int32(strip.stride / 4), Int32(target.stride / 4), 32, 32,
-                       0, 0, Int32(band.x), Int32(band.y), Int32(band.width), Int32(band.height))
-        }
-    }
-
-    private func stripBuffer(width: Int, height: Int) -> PixelImage? {
-        if let strip, strip.width >= width, strip.height >= height { return strip }
-        strip = PixelImage(width: max(width, strip?.width ?? 0), height: max(height, strip?.height ?? 0))
-        return strip
-    }
+    /// Bytes held for the strip buffer (for tests).
+    var stripByteCount: Int { stripBuffer.byteCount }
 }

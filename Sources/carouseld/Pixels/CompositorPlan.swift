@@ -29,6 +29,22 @@ struct CompositorPlan {
 
     var clusters: [Cluster] = []
 
+    /// True when some card is drawn scaled (so the frame's sampling filter matters).
+    var hasScaledCards: Bool { cardPixels.scaled > 0 }
+
+    /// On-screen pixels of cards drawn as copies and drawn scaled (overlaps counted twice).
+    var cardPixels: (copied: Int, scaled: Int) {
+        var copied = 0, scaled = 0
+        for entry in clusters.flatMap(\.entries) {
+            switch entry.item {
+            case .translated: copied += entry.rect.width * entry.rect.height
+            case .scaled: scaled += entry.rect.width * entry.rect.height
+            case .dots: break
+            }
+        }
+        return (copied, scaled)
+    }
+
     /// `sizes[i]` is the pixel size of the ready card for `layout.cards[i]`, nil when not ready.
     /// `clip` is the target's pixel area.
     init(layout: FrameLayout, sizes: [(width: Int, height: Int)?], dots: IntRect, clip viewport: IntRect) {
@@ -38,14 +54,16 @@ struct CompositorPlan {
             let w = card.width * card.scale, h = card.height * card.scale
             let left = card.x + (card.width - w) / 2, top = card.y + (card.height - h) / 2
             let sx = w / Double(size.width), sy = h / Double(size.height)
+            let opacity = card.opacity >= 1 - Self.opacityTolerance ? 1 : card.opacity
             let entry: Entry
-            if abs(sx - 1) < 1e-9 && abs(sy - 1) < 1e-9 {
-                // Translate-only: whole pixels, so rows copy unfiltered.
-                let x = Int(left.rounded()), y = Int(top.rounded())
-                entry = Entry(item: .translated(card: i, origin: (x, y), opacity: min(1, card.opacity)),
+            if Self.isUnscaled(sx, size.width) && Self.isUnscaled(sy, size.height) {
+                // Translate-only: whole pixels around the card's centre, so rows copy unfiltered.
+                let x = Int((card.x + (card.width - Double(size.width)) / 2).rounded())
+                let y = Int((card.y + (card.height - Double(size.height)) / 2).rounded())
+                entry = Entry(item: .translated(card: i, origin: (x, y), opacity: opacity),
                               rect: IntRect(x: x, y: y, width: size.width, height: size.height))
             } else {
-                entry = Entry(item: .scaled(card: i, origin: (left, top), scale: (sx, sy), opacity: min(1, card.opacity)),
+                entry = Entry(item: .scaled(card: i, origin: (left, top), scale: (sx, sy), opacity: opacity),
                               rect: IntRect(enclosing: left, top, w, h))
             }
             let clipped = Entry(item: entry.item, rect: entry.rect.intersection(viewport))
@@ -54,6 +72,19 @@ struct CompositorPlan {
         let dotsRect = dots.intersection(viewport)
         if !dotsRect.isEmpty { entries.append(Entry(item: .dots, rect: dotsRect)) }
         clusters = Self.cluster(entries)
+    }
+
+    /// Emphasis too small to see is not drawn. The spring ends every page change on a long tail
+    /// (about half its frames) where the incoming card is within 0.15 % of its full size and
+    /// opacity: such a card is copied unscaled and opaque, at most 1¼ px larger or smaller on
+    /// each side (0.16 % of a 1536 px card, an order below what an eye tells apart) and at most
+    /// 1½ levels of 255 off in colour.
+    static let scaleTolerance = 1.25
+    static let opacityTolerance = 1.5 / 255
+
+    /// True when scaling `pixels` by `factor` moves its ends by at most `scaleTolerance` pixels.
+    static func isUnscaled(_ factor: Double, _ pixels: Int) -> Bool {
+        abs(factor - 1) * Double(pixels) / 2 <= scaleTolerance
     }
 
     /// Merges entries whose bounds overlap until no two clusters overlap; draw order is kept.

@@ -19,29 +19,40 @@ enum ImageDecoder {
     }
 
     static func makeCard(path: String, spec: CardSpec) throws(ImageError) -> Card {
-        try CardScaler.makeCard(from: decode(path: path, spec: spec), spec: spec)
+        switch try decode(path: path, spec: spec) {
+        case .whole(let decoded): return try CardScaler.makeCard(from: decoded, spec: spec)
+        case .rows(let rows): return try CardScaler.makeCard(from: rows, spec: spec)
+        }
     }
 
-    /// Reads and decodes a file for a card spec. The file's bytes are released when this
-    /// returns, before the resample, which keeps the decode's peak memory lower.
-    static func decode(path: String, spec: CardSpec) throws(ImageError) -> DecodedImage {
+    /// A picture ready for the card maker.
+    enum Decoded {
+        /// Decoded whole (PNG, WebP, CMYK JPEG); the file's bytes are already released.
+        case whole(DecodedImage)
+        /// A JPEG whose rows are decoded while the card is made (it holds the file's bytes).
+        case rows(JPEGRowDecoder)
+    }
+
+    /// Reads a file and decodes it for a card spec, as far as the card maker needs up front.
+    static func decode(path: String, spec: CardSpec) throws(ImageError) -> Decoded {
         let bytes = try ImageFile.read(path)
         let header = try header(of: bytes, path: path, maxPixels: spec.maxImagePixels)
-        return try withBytes(bytes) { (raw) throws(ImageError) -> DecodedImage in
+        return try bytes.withUnsafeBytes { (raw) throws(ImageError) -> Decoded in
             switch try decodableFormat(raw, path: path) {
             case .jpeg:
                 let upright = header.upright
                 let needed = FitPlacement(imageWidth: upright.width, imageHeight: upright.height,
                                           cardWidth: spec.width, cardHeight: spec.height, fit: spec.fit).scale
-                return try JPEGDecoder.decode(raw, header: header, neededScale: needed)
-            case .png: return try PNGDecoder.decode(raw, background: spec.background)
-            case .webp: return try WebPDecoder.decode(raw)
+                if let rows = try JPEGRowDecoder.open(bytes, header: header, neededScale: needed) { return .rows(rows) }
+                return .whole(try JPEGDecoder.decode(raw, header: header, neededScale: needed))
+            case .png: return .whole(try PNGDecoder.decode(raw, background: spec.background))
+            case .webp: return .whole(try WebPDecoder.decode(raw))
             }
         }
     }
 
-    private static func header(of bytes: [UInt8], path: String, maxPixels: Int) throws(ImageError) -> ImageHeader {
-        let header = try withBytes(bytes) { (raw) throws(ImageError) -> ImageHeader in
+    private static func header(of bytes: FileBytes, path: String, maxPixels: Int) throws(ImageError) -> ImageHeader {
+        let header = try bytes.withUnsafeBytes { (raw) throws(ImageError) -> ImageHeader in
             switch try decodableFormat(raw, path: path) {
             case .jpeg: return try JPEGDecoder.header(raw)
             case .png: return try PNGDecoder.header(raw)
@@ -63,14 +74,5 @@ enum ImageDecoder {
         case .unsupported(let name): throw .unsupported(name)
         case .unknown: throw .notAnImage(fileExtension: ImageFile.fileExtension(path))
         }
-    }
-
-    /// `withUnsafeBytes` with the typed error kept (Array's version only rethrows `any Error`).
-    private static func withBytes<T>(_ bytes: [UInt8],
-                                     _ body: (UnsafeRawBufferPointer) throws(ImageError) -> T) throws(ImageError) -> T {
-        let result: Result<T, ImageError> = bytes.withUnsafeBytes { raw in
-            do throws(ImageError) { return .success(try body(raw)) } catch { return .failure(error) }
-        }
-        return try result.get()
     }
 }

@@ -5,8 +5,9 @@ import Glibc
 /// Pre-scaled cards for the playlist, decoded on a worker thread, never on the event loop.
 ///
 /// - The compositor asks `cards(for:)` each frame; that also tells the store what is on
-///   screen. It keeps the visible cards plus `neighbours` each side of the selected one
-///   (prefetched, so a normal advance never shows an empty card), at most `cacheMB` of them.
+///   screen. It keeps the visible cards plus `neighbours` each side of the selected one, and
+///   while the strip rests also the next card forward (auto-advance's direction), so a normal
+///   advance never shows an empty card; at most `cacheMB` of them.
 /// - A finished decode makes `readyFD` (an eventfd) readable; the event loop then calls
 ///   `drainReady()` and redraws if something it shows arrived. Until then the compositor
 ///   draws the card in the background colour.
@@ -23,7 +24,15 @@ final class ImageStore: CardSource, @unchecked Sendable {
     private let baseSpec: CardSpec
     private let worker: DecodeWorker
 
-    init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = 2) {
+    /// One neighbour each side of the selected card. With the default layout those neighbours
+    /// already peek in at the screen edges; the next card forward is prefetched while the strip
+    /// rests (and otherwise from the first frame of a page change, ~0.3 s before it scrolls in).
+    /// A second neighbour each side would keep two more cards (5.3 MB each at 1080p) resident,
+    /// and a decode (a 4000x3000 photo: 4.3 MB of file, 12 MB at half size) would run beside
+    /// four cached cards instead of three: 6 MB more at the peak.
+    static let defaultNeighbours = 1
+
+    init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = ImageStore.defaultNeighbours) {
         self.paths = paths
         self.baseSpec = spec
         self.cacheBytes = cacheMB * 1024 * 1024
@@ -53,7 +62,7 @@ final class ImageStore: CardSource, @unchecked Sendable {
     func cards(for layout: FrameLayout) -> [Int: Card] {
         let spec = spec(for: layout)
         let visible = visibleIndices(layout)
-        return worker.want(window(visible: visible, selected: layout.selectedIndex, spec: spec),
+        return worker.want(window(visible: visible, selected: layout.selectedIndex, spec: spec, atRest: !layout.isMoving),
                            spec: spec, visible: visible)
     }
 
@@ -68,6 +77,16 @@ final class ImageStore: CardSource, @unchecked Sendable {
     func waitUntilLoaded(for layout: FrameLayout) {
         _ = cards(for: layout)
         worker.waitUntilLoaded(visibleIndices(layout))
+    }
+
+    /// Blocks until everything the store keeps for `layout` (the visible cards and what it
+    /// prefetches) is decoded or failed: a page change after a rest, for the benchmark.
+    func waitUntilPrefetched(for layout: FrameLayout) {
+        let spec = spec(for: layout)
+        let visible = visibleIndices(layout)
+        let wanted = window(visible: visible, selected: layout.selectedIndex, spec: spec, atRest: !layout.isMoving)
+        _ = worker.want(wanted, spec: spec, visible: visible)
+        worker.waitUntilLoaded(wanted)
     }
 
     /// Blocks until `indices` are decoded (or failed) at the current card size.
@@ -97,16 +116,21 @@ final class ImageStore: CardSource, @unchecked Sendable {
     }
 
     /// What to keep and decode, most urgent first: the visible cards, then neighbours of the
-    /// selected card by distance (the playlist loops), within the cache budget.
-    func window(visible: [Int], selected: Int, spec: CardSpec) -> [Int] {
+    /// selected card by distance (the playlist loops), then at rest the next card forward not
+    /// kept yet; within the cache budget. The card behind is dropped when it leaves the screen,
+    /// so the forward one decodes beside no more cards than a page change's decode does.
+    func window(visible: [Int], selected: Int, spec: CardSpec, atRest: Bool = false) -> [Int] {
         var order = visible
         let count = paths.count
+        func wrapped(_ index: Int) -> Int { ((index % count) + count) % count }
         if count > 0 {
             for distance in 1...max(1, neighbours) {
-                for index in [selected + distance, selected - distance] {
-                    let wrapped = ((index % count) + count) % count
-                    if !order.contains(wrapped) { order.append(wrapped) }
+                for index in [selected + distance, selected - distance] where !order.contains(wrapped(index)) {
+                    order.append(wrapped(index))
                 }
+            }
+            if atRest, let ahead = (1...count).lazy.map({ wrapped(selected + $0) }).first(where: { !order.contains($0) }) {
+                order.append(ahead)
             }
         }
         let budget = max(visible.count, cacheBytes / max(1, spec.byteCount))

@@ -24,7 +24,8 @@ final class OfflineRenderer {
         }
         self.frame = frame
         store = ImageStore(paths: paths, config: config, viewport: viewport)
-        compositor = Compositor(config: config, store: store)
+        // A written frame is looked at still, not seen in passing: always the full-quality filter.
+        compositor = Compositor(config: config, store: store, adaptsToMotion: false)
         engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0,
                                 itemDurations: itemDurations)
         self.touches = touches

@@ -2,12 +2,8 @@ import CImaging
 import Glibc
 
 /// Pixels carouseld owns (decoded pictures, pre-scaled cards, offline frames), wrapped in a
-/// pixman image so every drawing step goes through pixman.
-///
-/// Why mmap and not malloc: a pre-scaled card is megabytes. glibc raises its mmap threshold
-/// after the first large free, after which freed cards stay in the heap and RSS only grows;
-/// anonymous mappings go back to the kernel on `munmap`, which keeps peak RSS bounded by the
-/// cache size. Mappings are also page-aligned, which pixman's SIMD paths like.
+/// pixman image so every drawing step goes through pixman. The memory is an
+/// `AnonymousMapping`: a pre-scaled card is megabytes, and freed cards must not stay resident.
 final class PixelImage: @unchecked Sendable {
     let width: Int
     let height: Int
@@ -17,29 +13,37 @@ final class PixelImage: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     /// pixman_image_t* over `base`.
     let pixman: OpaquePointer
-    private let mappedBytes: Int
+    private let memory: AnonymousMapping
 
     /// nil when the size is impossible or memory is exhausted (callers report it, never trap).
-    init?(width: Int, height: Int, format: pixman_format_code_t = PIXMAN_x8r8g8b8) {
-        guard width > 0, height > 0, width <= 65_535, height <= 65_535 else { return nil }
-        let bitsPerPixel = Int(format.rawValue >> 24)
-        let stride = (width * bitsPerPixel / 8 + 3) & ~3
-        let bytes = stride * height
-        guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              memory != MAP_FAILED else { return nil }
+    convenience init?(width: Int, height: Int, format: pixman_format_code_t = PIXMAN_x8r8g8b8) {
+        guard let bytes = Self.byteCount(width: width, height: height, format: format),
+              let memory = AnonymousMapping(byteCount: bytes) else { return nil }
+        self.init(width: width, height: height, format: format, in: memory)
+    }
+
+    /// An image over the start of `memory` (reused scratch space); nil when it does not fit.
+    init?(width: Int, height: Int, format: pixman_format_code_t = PIXMAN_x8r8g8b8, in memory: AnonymousMapping) {
+        guard let bytes = Self.byteCount(width: width, height: height, format: format), bytes <= memory.byteCount
+        else { return nil }
+        let stride = bytes / height
         guard let image = pixman_image_create_bits(format, Int32(width), Int32(height),
-                                                   memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
-        else { munmap(memory, bytes); return nil }
+                                                   memory.base.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else { return nil }
         self.width = width; self.height = height; self.stride = stride; self.format = format
-        self.base = memory; self.pixman = image; self.mappedBytes = bytes
+        self.base = memory.base; self.pixman = image; self.memory = memory
     }
 
-    deinit {
-        pixman_image_unref(pixman)
-        munmap(base, mappedBytes)
+    /// Bytes of a `width` × `height` image with rows padded to 4 bytes (pixman's requirement);
+    /// nil for impossible sizes.
+    static func byteCount(width: Int, height: Int, format: pixman_format_code_t) -> Int? {
+        guard width > 0, height > 0, width <= 65_535, height <= 65_535 else { return nil }
+        return ((width * Int(format.rawValue >> 24) / 8 + 3) & ~3) * height
     }
 
-    var byteCount: Int { mappedBytes }
+    deinit { pixman_image_unref(pixman) }
+
+    var byteCount: Int { stride * height }
 
     /// The pixels as a compositor target (XRGB8888 images only).
     var buffer: PixelBuffer {

@@ -159,6 +159,41 @@ final class CompositorTests: XCTestCase {
         XCTAssertEqual(bytes(render(before), opaque: true), bytes(render(after), opaque: true))
     }
 
+    /// Bands are about `StripBuffer.bytes` whatever the clusters' shapes: a tall narrow one and a wide
+    /// one do not make the strip as wide as one and as tall as the other.
+    func testStripBufferStaysAboutStripBytes() {
+        let source = FixedCards([0: TestPictures.solid(red, width: 1900, height: 300),
+                                 1: TestPictures.solid(blue, width: 40, height: 300)])
+        let wide = CardLayout(index: 0, x: 50, y: 50, width: 1900, height: 300, scale: 1, opacity: 0.5)
+        let narrow = CardLayout(index: 1, x: -30, y: 50, width: 40, height: 300, scale: 1, opacity: 0.5)
+        let scene = FrameLayout(viewport: Size(width: 2000, height: 400), cards: [narrow, wide], selectedIndex: 0,
+                                itemCount: 2, pageCount: 2, selectedPage: 0, isMoving: false)
+        var noDots = config
+        noDots.dots = false
+        let compositor = Compositor(config: noDots, store: source)
+        let frame = PixelImage(width: 2000, height: 400)!
+        XCTAssertTrue(compositor.compose(scene, into: frame.buffer))
+        assertColour(frame.pixel(x: 5, y: 200), blend(blue, over: background, opacity: 0.5), "narrow faded card")
+        assertColour(frame.pixel(x: 1000, y: 200), blend(red, over: background, opacity: 0.5), "wide faded card")
+        XCTAssertGreaterThan(compositor.stripByteCount, 0)
+        XCTAssertLessThanOrEqual(compositor.stripByteCount, StripBuffer.bytes + 1900 * 4, "not 1900 px wide × 300 rows")
+    }
+
+    func testRowCopyMovesOnlyTheRectangle() {
+        let source = TestPictures.stripes([0x102030, 0x405060, 0x708090, 0xA0B0C0], width: 8, height: 5)
+        let target = PixelImage(width: 13, height: 7)! // another stride
+        target.fill(0x000000)
+        RowCopy.copy(from: source.base, stride: source.stride, at: 2, 1, to: target.base, stride: target.stride, at: 9, 4,
+                     width: 4, height: 3)
+        for y in 0..<7 {
+            for x in 0..<13 {
+                let inside = (9..<13).contains(x) && (4..<7).contains(y)
+                let expected = inside ? source.pixel(x: x - 9 + 2, y: y - 4 + 1) : 0xFF00_0000
+                XCTAssertEqual(target.pixel(x: x, y: y), expected, "pixel \(x),\(y)")
+            }
+        }
+    }
+
     func bytes(_ image: PixelImage, opaque: Bool = false) -> [UInt32] {
         (0..<image.height).flatMap { y in
             (0..<image.width).map { x in image.pixel(x: x, y: y) & (opaque ? 0xFF_FFFF : 0xFFFF_FFFF) }

@@ -31,15 +31,15 @@ final class ImageStoreTests: XCTestCase {
     }
 
     func testDecodesOnTheWorkerAndSignalsTheEventFD() throws {
-        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27))
+        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27), neighbours: 2)
         XCTAssertGreaterThanOrEqual(store.readyFD, 0)
         XCTAssertFalse(waitReadable(store.readyFD, seconds: 0), "nothing decoded before anything is asked for")
         // The first request cannot block on decoding: it only queues the work.
         XCTAssertTrue(store.cards(for: layout(selected: 3)).isEmpty, "card 3 is still being decoded")
         XCTAssertTrue(waitReadable(store.readyFD), "the worker wakes the loop")
         var arrived = Set<Int>()
-        while arrived.count < 5, waitReadable(store.readyFD) { arrived.formUnion(store.drainReady().ready) }
-        XCTAssertEqual(arrived, [3, 4, 2, 5, 1], "visible card, then two neighbours each side")
+        while arrived.count < 6, waitReadable(store.readyFD) { arrived.formUnion(store.drainReady().ready) }
+        XCTAssertEqual(arrived, [3, 4, 2, 5, 1, 6], "visible card, two neighbours each side, at rest the next one forward")
         XCTAssertFalse(waitReadable(store.readyFD, seconds: 0.05), "drained, and nothing else to decode")
         let cards = store.cards(for: layout(selected: 3))
         XCTAssertEqual(Array(cards.keys), [3])
@@ -47,10 +47,20 @@ final class ImageStoreTests: XCTestCase {
     }
 
     func testWindowWrapsAroundThePlaylistAndRespectsTheBudget() {
-        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27))
+        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27), neighbours: 2)
         let spec = CardSpec(width: 48, height: 27)
         XCTAssertEqual(store.window(visible: [0], selected: 0, spec: spec), [0, 1, 7, 2, 6])
         XCTAssertEqual(store.window(visible: [7, 6, 0], selected: 7, spec: spec), [7, 6, 0, 1, 5])
+        // The default: one neighbour each side of the selected card, beyond the visible ones.
+        let daemon = ImageStore(paths: paths, spec: spec)
+        XCTAssertEqual(daemon.neighbours, 1)
+        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 0, spec: spec), [7, 0, 1], "moving")
+        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 0, spec: spec, atRest: true), [7, 0, 1, 2],
+                       "at rest the next card forward is prefetched")
+        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 1, spec: spec), [7, 0, 1, 2], "paging on: the next card decodes at once")
+        XCTAssertEqual(daemon.window(visible: [0], selected: 0, spec: spec), [0, 1, 7], "neighbours off screen are prefetched")
+        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 7, spec: spec, atRest: true), [7, 0, 1, 6, 2],
+                       "the forward card is the first one not kept, wrapping round the playlist")
         // A 1 MB budget holds one 1000x500 card: only the visible one is kept.
         let small = ImageStore(paths: paths, spec: CardSpec(width: 1000, height: 500), cacheMB: 1)
         XCTAssertEqual(small.window(visible: [4], selected: 4, spec: CardSpec(width: 1000, height: 500)), [4])
@@ -62,9 +72,16 @@ final class ImageStoreTests: XCTestCase {
             for selected in paths.indices {
                 store.waitUntilLoaded(for: layout(selected: selected))
                 XCTAssertEqual(store.cards(for: layout(selected: selected)).count, 1, "round \(round), card \(selected)")
-                XCTAssertLessThanOrEqual(store.cachedCount, 3, "visible card and one neighbour each side")
+                XCTAssertLessThanOrEqual(store.cachedCount, 4, "visible card, one neighbour each side, the next one forward")
             }
         }
+    }
+
+    func testPrefetchAtRestIncludesTheNextCardForward() {
+        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27))
+        store.waitUntilPrefetched(for: layout(selected: 2))
+        XCTAssertEqual(store.cachedCount, 4, "visible 2, neighbours 1 and 3, and 4 ahead")
+        XCTAssertEqual(Array(store.cards(for: layout(selected: 4)).keys), [4], "the next page's card is already there")
     }
 
     func testNewCardSizeReplacesTheCache() throws {

@@ -48,8 +48,25 @@ struct Benchmark {
     /// Compose time of `frames` moving frames while the engine pages forward again and again,
     /// and beside each compose the time of one plain memcpy of a frame (three sources, two
     /// destinations in turn, like the cards and page-flipped targets), so both figures are
-    /// taken under the same load and cache conditions.
-    func composeTimings(config: CarouselConfig, paths: [String], frames: Int) -> (compose: Timings, memcpy: Timings) {
+    /// taken under the same load and cache conditions. Each page change waits at rest until the
+    /// store has prefetched the next card, as during auto-advance's interval, so no decode runs
+    /// beside the timed frames (`framesWithMissingCards` pages without waiting).
+    struct ComposeFigures {
+        var compose = Timings(), memcpy = Timings()
+        /// Card pixels of the timed frames by how they were drawn.
+        var copiedPixels = 0, bilinearPixels = 0, nearestPixels = 0
+        /// Compose times of the frames that sampled scaled cards nearest (the fast ones).
+        var nearestFrames = Timings()
+        /// "61 % copied, ..." of all card pixels.
+        var pixelShares: String {
+            let total = Double(max(1, copiedPixels + bilinearPixels + nearestPixels))
+            return String(format: "%.0f %% copied, %.0f %% sampled bilinear, %.0f %% sampled nearest",
+                          Double(copiedPixels) / total * 100, Double(bilinearPixels) / total * 100,
+                          Double(nearestPixels) / total * 100)
+        }
+    }
+
+    func composeTimings(config: CarouselConfig, paths: [String], frames: Int) -> ComposeFigures {
         var config = config
         config.interval = 0
         var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
@@ -60,10 +77,13 @@ struct Benchmark {
         let copyTargets = (0..<2).compactMap { _ in PixelImage(width: width, height: height) }
         (targets + copyTargets).forEach { $0.fill(0) }
         copySources.forEach { $0.fill(0x336699) }
-        var timings = Timings(), copies = Timings()
+        var figures = ComposeFigures()
         var t = 0.0, drawn = 0, warmUp = 10
-        while timings.count < frames && t < 600 {
-            if !engine.isMoving { _ = engine.page(by: 1, now: t) }
+        while figures.compose.count < frames && t < 600 {
+            if !engine.isMoving {
+                store.waitUntilPrefetched(for: engine.layout())
+                _ = engine.page(by: 1, now: t)
+            }
             t += 1.0 / 60
             _ = engine.update(now: t)
             let layout = engine.layout()
@@ -74,48 +94,92 @@ struct Benchmark {
             let source = copySources[drawn % 3], destination = copyTargets[drawn % 2]
             let copy = Stopwatch.time { memcpy(destination.base, source.base, source.byteCount) }
             drawn += 1
-            if warmUp > 0 { warmUp -= 1 } else { timings.add(seconds); copies.add(copy) }
-        }
-        return (timings, copies)
-    }
-
-    struct DecodeFigures {
-        var full = Timings(), fullDecodeOnly = Timings()
-        var scaled = Timings(), scaledDecodeOnly = Timings()
-        var scale = JPEGScale(num: 1, denom: 1)
-        var card = (width: 0, height: 0)
-    }
-
-    /// One JPEG to one card: full-size decode plus the resample, against the scaled decode
-    /// plus the resample carouseld does. File reading is left out of both.
-    func decodeFigures(path: String, config: CarouselConfig, runs: Int) throws -> DecodeFigures {
-        let bytes = try ImageFile.read(path)
-        let spec = CardSpec(config: config, cardWidth: config.cardWidth.resolve(in: viewport.width),
-                            cardHeight: config.cardHeight.resolve(in: viewport.height))
-        var figures = DecodeFigures()
-        figures.card = (spec.width, spec.height)
-        try bytes.withUnsafeBytes { (raw) throws in
-            let header = try JPEGDecoder.header(raw)
-            let needed = FitPlacement(imageWidth: header.upright.width, imageHeight: header.upright.height,
-                                      cardWidth: spec.width, cardHeight: spec.height, fit: spec.fit).scale
-            figures.scale = JPEGScale.choose(width: header.width, height: header.height, needed: needed,
-                                             available: JPEGDecoder.availableScales)
-            for _ in 0..<runs {
-                for (scale, total, decodeOnly) in [(1.0, \DecodeFigures.full, \DecodeFigures.fullDecodeOnly),
-                                                   (needed, \.scaled, \.scaledDecodeOnly)] {
-                    var decoded: DecodedImage?
-                    let decoding = try Stopwatch.time { decoded = try JPEGDecoder.decode(raw, header: header, neededScale: scale) }
-                    let scaling = try Stopwatch.time { _ = try decoded.map { try CardScaler.makeCard(from: $0, spec: spec) } }
-                    figures[keyPath: decodeOnly].add(decoding)
-                    figures[keyPath: total].add(decoding + scaling)
-                }
+            if warmUp > 0 { warmUp -= 1; continue }
+            figures.compose.add(seconds); figures.memcpy.add(copy)
+            figures.copiedPixels += compositor.lastCardPixels.copied
+            if compositor.lastSampling == .nearest {
+                figures.nearestPixels += compositor.lastCardPixels.scaled
+                figures.nearestFrames.add(seconds)
+            } else {
+                figures.bilinearPixels += compositor.lastCardPixels.scaled
             }
         }
         return figures
     }
 
-    /// Pages through the whole playlist like the daemon (a moving and a settled frame per
-    /// page) and returns the peak RSS. Run in a fresh process so nothing else counts.
+    struct DecodeFigures {
+        var full = Timings(), fullDecodeOnly = Timings()
+        var scaled = Timings()
+        var scale = JPEGScale(num: 1, denom: 1)
+        var card = (width: 0, height: 0)
+    }
+
+    /// One JPEG to one card: a full-size decode by libturbojpeg plus the resample, against what
+    /// carouseld does (the DCT-scaled decode streamed a band of rows at a time into the same
+    /// resample). File reading is left out of both.
+    func decodeFigures(path: String, config: CarouselConfig, runs: Int) throws -> DecodeFigures {
+        let file = try ImageFile.read(path)
+        let spec = CardSpec(config: config, cardWidth: config.cardWidth.resolve(in: viewport.width),
+                            cardHeight: config.cardHeight.resolve(in: viewport.height))
+        var figures = DecodeFigures()
+        figures.card = (spec.width, spec.height)
+        let header = try file.withUnsafeBytes { try JPEGDecoder.header($0) }
+        let needed = FitPlacement(imageWidth: header.upright.width, imageHeight: header.upright.height,
+                                  cardWidth: spec.width, cardHeight: spec.height, fit: spec.fit).scale
+        figures.scale = JPEGScale.choose(width: header.width, height: header.height, needed: needed,
+                                         available: JPEGDecoder.availableScales)
+        for _ in 0..<runs {
+            var decoded: DecodedImage?
+            let decoding = try Stopwatch.time { decoded = try file.withUnsafeBytes { try JPEGDecoder.decode($0, header: header, neededScale: 1) } }
+            let scaling = try Stopwatch.time { _ = try decoded.map { try CardScaler.makeCard(from: $0, spec: spec) } }
+            decoded = nil
+            figures.fullDecodeOnly.add(decoding)
+            figures.full.add(decoding + scaling)
+            figures.scaled.add(try Stopwatch.time {
+                guard let rows = try JPEGRowDecoder.open(file, header: header, neededScale: needed) else { return }
+                _ = try CardScaler.makeCard(from: rows, spec: spec)
+            })
+        }
+        return figures
+    }
+
+    /// Pages forward `pageChanges` times in real time (60 Hz frames on the wall clock, the next
+    /// page `rest` seconds after the strip settles) with the daemon's store and its decode
+    /// worker, and counts the frames that had to show a visible card in the background colour
+    /// because its picture was not decoded yet. Returns (such frames, all frames).
+    func framesWithMissingCards(config: CarouselConfig, paths: [String], pageChanges: Int,
+                                rest: Double) -> (missing: Int, frames: Int) {
+        var config = config
+        config.interval = 0
+        var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
+        let store = ImageStore(paths: paths, config: config, viewport: viewport)
+        let compositor = Compositor(config: config, store: store)
+        guard let target = PixelImage(width: width, height: height) else { return (0, 0) }
+        store.waitUntilLoaded(for: engine.layout()) // the first picture, as at start-up
+        let start = Stopwatch.now()
+        var missing = 0, frames = 0, changes = 0
+        var settled = 0.0
+        while changes < pageChanges || engine.isMoving {
+            let now = Stopwatch.now() - start
+            if !engine.isMoving && now - settled >= rest { _ = engine.page(by: 1, now: now); changes += 1 }
+            let wasMoving = engine.isMoving
+            _ = engine.update(now: now)
+            if wasMoving && !engine.isMoving { settled = now }
+            let layout = engine.layout()
+            let ready = store.cards(for: layout)
+            if layout.cards.contains(where: { ready[$0.index] == nil }) { missing += 1 }
+            compositor.compose(layout, into: target.buffer)
+            frames += 1
+            let next = Double(frames) / 60 - (Stopwatch.now() - start)
+            if next > 0 { usleep(UInt32(next * 1e6)) }
+        }
+        return (missing, frames)
+    }
+
+    /// Pages through the whole playlist like the daemon, back to back, and returns the peak
+    /// RSS. Each page change draws its first frame (the card leaving still peeks in, while the
+    /// store starts on the next card), a frame mid-way, and the settled frame (where the store
+    /// prefetches the card after). Run in a fresh process so nothing else counts.
     func peakRSSCyclingPlaylist(_ paths: [String], config: CarouselConfig) -> Int? {
         var config = config
         config.interval = 0
@@ -132,9 +196,11 @@ struct Benchmark {
         draw()
         for _ in paths.indices {
             _ = engine.page(by: 1, now: t)
+            for step in [1.0 / 60, 0.15] {
+                _ = engine.update(now: t + step)
+                draw()
+            }
             t += 0.15
-            _ = engine.update(now: t)
-            draw()
             let deadline = t + 10
             while engine.isMoving && t < deadline { t += 1.0 / 60; _ = engine.update(now: t) }
             draw()

@@ -1,0 +1,130 @@
+// See include/CJPEGStream.h for why this shim exists.
+#include "CJPEGStream.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+struct cjs_decoder {
+    struct jpeg_decompress_struct info;
+    struct jpeg_error_mgr errors;
+    jmp_buf jump;
+    int failed;
+    char message[JMSG_LENGTH_MAX];
+};
+
+static void record(j_common_ptr info) {
+    cjs_decoder *decoder = (cjs_decoder *)info->client_data;
+    if (!decoder->failed) {
+        decoder->failed = 1;
+        (*info->err->format_message)(info, decoder->message);
+    }
+}
+
+// Fatal: remember why and jump back into the cjs_ function that called libjpeg.
+static void error_exit(j_common_ptr info) {
+    record(info);
+    longjmp(((cjs_decoder *)info->client_data)->jump, 1);
+}
+
+// Warnings (level -1) fail the decode, except extraneous bytes; trace messages are dropped.
+// Nothing is printed: carouseld logs the reason itself.
+static void emit_message(j_common_ptr info, int level) {
+    if (level < 0 && info->err->msg_code != JWRN_EXTRANEOUS_DATA) record(info);
+}
+
+cjs_decoder *cjs_open(const unsigned char *data, size_t size, int scale_num, int scale_denom,
+                      char *error, size_t error_size, int *unsupported) {
+    *unsupported = 0;
+    cjs_decoder *decoder = calloc(1, sizeof *decoder);
+    if (!decoder) {
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    decoder->info.err = jpeg_std_error(&decoder->errors);
+    decoder->errors.error_exit = error_exit;
+    decoder->errors.emit_message = emit_message;
+    decoder->info.client_data = decoder;
+    if (setjmp(decoder->jump)) {
+        snprintf(error, error_size, "%s", decoder->message);
+        jpeg_destroy_decompress(&decoder->info);
+        free(decoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&decoder->info);
+    jpeg_mem_src(&decoder->info, data, (unsigned long)size);
+    jpeg_read_header(&decoder->info, TRUE);
+    if (decoder->info.jpeg_color_space == JCS_CMYK || decoder->info.jpeg_color_space == JCS_YCCK) {
+        *unsupported = 1;
+        snprintf(error, error_size, "CMYK or YCCK colours");
+        jpeg_destroy_decompress(&decoder->info);
+        free(decoder);
+        return NULL;
+    }
+    decoder->info.scale_num = (unsigned)scale_num;
+    decoder->info.scale_denom = (unsigned)scale_denom;
+    decoder->info.out_color_space = JCS_EXT_BGRA;
+    jpeg_start_decompress(&decoder->info);
+    return decoder;
+}
+
+int cjs_output_width(const cjs_decoder *decoder) { return (int)decoder->info.output_width; }
+int cjs_output_height(const cjs_decoder *decoder) { return (int)decoder->info.output_height; }
+int cjs_output_row(const cjs_decoder *decoder) { return (int)decoder->info.output_scanline; }
+
+int cjs_read_rows(cjs_decoder *decoder, unsigned char *destination, size_t pitch, int rows) {
+    if (decoder->failed) return -1;
+    if (setjmp(decoder->jump)) return -1;
+    for (int row = 0; row < rows; ) {
+        JSAMPROW line = destination + (size_t)row * pitch;
+        JDIMENSION got = jpeg_read_scanlines(&decoder->info, &line, 1);
+        if (got == 0) {
+            snprintf(decoder->message, sizeof decoder->message, "no more rows after %u",
+                     decoder->info.output_scanline);
+            decoder->failed = 1;
+        }
+        if (decoder->failed) return -1;
+        row += (int)got;
+    }
+    return 0;
+}
+
+int cjs_skip_rows(cjs_decoder *decoder, int rows) {
+    if (decoder->failed) return -1;
+    if (setjmp(decoder->jump)) return -1;
+    if (rows > 0) jpeg_skip_scanlines(&decoder->info, (JDIMENSION)rows);
+    return decoder->failed ? -1 : 0;
+}
+
+int cjs_finish(cjs_decoder *decoder) {
+    if (decoder->failed) return -1;
+    JDIMENSION left = decoder->info.output_height - decoder->info.output_scanline;
+    // Skipping to the bottom would mark the end reached without decoding the rest, so a file
+    // cut off there would pass: skip all but the last row and decode that one.
+    if (left > 1 && cjs_skip_rows(decoder, (int)(left - 1)) != 0) return -1;
+    if (left > 0) {
+        unsigned char *row = malloc((size_t)decoder->info.output_width * 4);
+        if (!row) {
+            snprintf(decoder->message, sizeof decoder->message, "out of memory");
+            decoder->failed = 1;
+            return -1;
+        }
+        int result = cjs_read_rows(decoder, row, 0, 1);
+        free(row);
+        if (result != 0) return -1;
+    }
+    if (setjmp(decoder->jump)) return -1;
+    jpeg_finish_decompress(&decoder->info);
+    return decoder->failed ? -1 : 0;
+}
+
+const char *cjs_error(const cjs_decoder *decoder) { return decoder->message; }
+
+void cjs_close(cjs_decoder *decoder) {
+    if (!decoder) return;
+    if (setjmp(decoder->jump) == 0) jpeg_destroy_decompress(&decoder->info);
+    free(decoder);
+}

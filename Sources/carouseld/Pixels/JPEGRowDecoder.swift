@@ -1,0 +1,63 @@
+import CJPEGStream
+
+/// A JPEG decoded by libjpeg a band of rows at a time, top to bottom, at a DCT scale, into
+/// B,G,R,A rows (pixman's a8r8g8b8, alpha 0xFF). The same library and settings as
+/// libturbojpeg's whole-picture decode, so the rows are the same pixels; but only the rows the
+/// card maker needs at once are ever held, and rows outside a cover crop are never converted.
+final class JPEGRowDecoder {
+    /// Size in stored orientation, after DCT scaling.
+    let width: Int
+    let height: Int
+    let orientation: ExifOrientation
+    private let decoder: OpaquePointer
+    /// The file's bytes, which libjpeg reads from until the decoder is closed.
+    private let file: FileBytes
+
+    /// Starts decoding at the smallest DCT scale giving `neededScale`; nil when libjpeg cannot
+    /// give this JPEG's colours as BGRA (CMYK): decode it whole with libturbojpeg.
+    static func open(_ file: FileBytes, header: ImageHeader, neededScale: Double) throws(ImageError) -> JPEGRowDecoder? {
+        let scale = JPEGScale.choose(width: header.width, height: header.height, needed: neededScale,
+                                     available: JPEGDecoder.availableScales)
+        var message = [CChar](repeating: 0, count: 200)
+        var unsupported: Int32 = 0
+        let decoder = file.withUnsafeBytes { raw in
+            cjs_open(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, Int32(scale.num),
+                     Int32(scale.denom), &message, message.count, &unsupported)
+        }
+        guard let decoder else {
+            if unsupported != 0 { return nil }
+            throw JPEGDecoder.classify(message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, file)
+        }
+        return JPEGRowDecoder(decoder: decoder, file: file, orientation: header.orientation)
+    }
+
+    private init(decoder: OpaquePointer, file: FileBytes, orientation: ExifOrientation) {
+        self.decoder = decoder; self.file = file; self.orientation = orientation
+        width = Int(cjs_output_width(decoder)); height = Int(cjs_output_height(decoder))
+    }
+
+    deinit { cjs_close(decoder) }
+
+    /// The next row to be decoded.
+    var nextRow: Int { Int(cjs_output_row(decoder)) }
+
+    /// Decodes the next `rows` rows into `destination`, `pitch` bytes apart.
+    func read(rows: Int, into destination: UnsafeMutableRawPointer, pitch: Int) throws(ImageError) {
+        guard rows > 0 else { return }
+        try check(cjs_read_rows(decoder, destination.assumingMemoryBound(to: UInt8.self), pitch, Int32(rows)))
+    }
+
+    /// Passes over the next `rows` rows without converting them (they are still decoded, so
+    /// damage there is found).
+    func skip(rows: Int) throws(ImageError) {
+        guard rows > 0 else { return }
+        try check(cjs_skip_rows(decoder, Int32(rows)))
+    }
+
+    /// Passes over the rest of the picture and its end, as a whole decode would.
+    func finish() throws(ImageError) { try check(cjs_finish(decoder)) }
+
+    private func check(_ result: Int32) throws(ImageError) {
+        if result != 0 { throw JPEGDecoder.classify(String(cString: cjs_error(decoder)), file) }
+    }
+}

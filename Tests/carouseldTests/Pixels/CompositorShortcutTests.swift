@@ -1,0 +1,149 @@
+import CarouselEngine
+import CImaging
+import XCTest
+@testable import carouseld
+
+/// The compositor's cheaper ways of drawing a frame: emphasis too small to see is dropped,
+/// and fast frames sample scaled cards nearest, then are redrawn bilinearly when they stop.
+final class CompositorShortcutTests: XCTestCase {
+    let background: UInt32 = 0x101010
+
+    var config: CarouselConfig {
+        var c = CarouselConfig()
+        c.dots = false
+        return c
+    }
+
+    func card(x: Double, scale: Double = 1, opacity: Double = 1) -> CardLayout {
+        CardLayout(index: 0, x: x, y: 45, width: 160, height: 90, scale: scale, opacity: opacity)
+    }
+
+    func layout(_ cards: [CardLayout], moving: Bool = true) -> FrameLayout {
+        FrameLayout(viewport: Size(width: 320, height: 180), cards: cards, selectedIndex: 0,
+                    itemCount: 1, pageCount: 1, selectedPage: 0, isMoving: moving)
+    }
+
+    /// A smooth diagonal gradient (about 1.5 levels a pixel), so nearest and bilinear samples
+    /// of it differ by little, and a frame shows any misplaced pixel.
+    func gradient() -> PixelImage {
+        let image = PixelImage(width: 160, height: 90, format: PIXMAN_a8r8g8b8)!
+        for y in 0..<90 {
+            for x in 0..<160 {
+                let r = UInt32(x * 255 / 159), g = UInt32(y * 255 / 89), b = UInt32((x + y) * 255 / 248)
+                pixman_fill(image.base.assumingMemoryBound(to: UInt32.self), Int32(image.stride / 4), 32,
+                            Int32(x), Int32(y), 1, 1, 0xFF00_0000 | r << 16 | g << 8 | b)
+            }
+        }
+        return image
+    }
+
+    func render(_ scene: FrameLayout, _ picture: PixelImage, adaptsToMotion: Bool = false) -> [UInt32] {
+        let frame = PixelImage(width: 320, height: 180)!
+        let compositor = Compositor(config: config, store: FixedCards([0: picture]), adaptsToMotion: adaptsToMotion)
+        XCTAssertTrue(compositor.compose(scene, into: frame.buffer))
+        return pixels(frame)
+    }
+
+    func pixels(_ image: PixelImage) -> [UInt32] {
+        (0..<image.height).flatMap { y in (0..<image.width).map { x in image.pixel(x: x, y: y) & 0xFF_FFFF } }
+    }
+
+    func testScaleWithinOneAndAQuarterPixelsIsAnExactCopy() {
+        let picture = gradient()
+        let unscaled = render(layout([card(x: 80)]), picture)
+        // 160 px × (1 − 1/64) = 157.5 px: each side 1.25 px in, drawn as the unscaled copy.
+        XCTAssertEqual(render(layout([card(x: 80, scale: 1 - 1.0 / 64)]), picture), unscaled)
+        // Beyond the tolerance the card is scaled: 1.5 px in on each side, column 80 is background.
+        let scaled = render(layout([card(x: 80, scale: 1 - 1.5 / 80)]), picture)
+        XCTAssertNotEqual(scaled, unscaled)
+        assertColour(scaled[90 * 320 + 80], background, "column left of the scaled card")
+    }
+
+    func testNearlyUnscaledCardIsCopiedAroundItsCentre() {
+        // 0.5 px off the whole-pixel grid and slightly scaled: the copy lands at the rounded centre.
+        let picture = gradient()
+        let frame = render(layout([card(x: 80.6, scale: 0.995)]), picture)
+        for x in [0, 1, 80, 159] {
+            XCTAssertEqual(frame[50 * 320 + 81 + x], picture.pixel(x: x, y: 5) & 0xFF_FFFF, "column \(x) copied to \(81 + x)")
+        }
+        assertColour(frame[50 * 320 + 80], background, "left of the copy")
+    }
+
+    func testOpacityWithinOneAndAHalfLevelsIsOpaque() {
+        let green = TestPictures.solid(0x30C060, width: 160, height: 90)
+        let opaque = render(layout([card(x: 80)]), green)
+        XCTAssertEqual(render(layout([card(x: 80, opacity: 1 - 1.4 / 255)]), green), opaque)
+        let faded = render(layout([card(x: 80, opacity: 0.99)]), green)
+        assertColour(faded[90 * 320 + 160], blend(0x30C060, over: background, opacity: 0.99), tolerance: 1, "0.99 is blended")
+        XCTAssertNotEqual(faded, opaque)
+    }
+
+    func testSamplingFollowsTheSpeedOfTheCentreCard() {
+        let still = layout([card(x: 80, scale: 0.9)])
+        func moved(by dx: Double, moving: Bool = true) -> FrameLayout { layout([card(x: 80 + dx, scale: 0.9)], moving: moving) }
+        XCTAssertEqual(ScaledSampling.choose(previous: nil, current: moved(by: 50)), .bilinear, "no previous frame")
+        XCTAssertEqual(ScaledSampling.choose(previous: still, current: moved(by: 15.9)), .bilinear, "slow")
+        XCTAssertEqual(ScaledSampling.choose(previous: still, current: moved(by: -16)), .nearest, "fast, leftwards")
+        XCTAssertEqual(ScaledSampling.choose(previous: still, current: moved(by: 40, moving: false)), .bilinear, "settled")
+        var other = moved(by: 40)
+        other.cards[0].index = 1
+        XCTAssertEqual(ScaledSampling.choose(previous: still, current: other), .bilinear, "centre card not shown before")
+    }
+
+    func testFastFrameIsNearestAndRedrawnBilinearWhenComposedAgain() {
+        let picture = gradient()
+        let compositor = Compositor(config: config, store: FixedCards([0: picture]))
+        let frame = PixelImage(width: 320, height: 180)!
+        XCTAssertTrue(compositor.compose(layout([card(x: 60, scale: 0.9, opacity: 0.8)]), into: frame.buffer))
+        XCTAssertFalse(compositor.needsRefinement, "first frame: no speed known, bilinear")
+
+        let fast = layout([card(x: 80, scale: 0.9, opacity: 0.8)])
+        XCTAssertTrue(compositor.compose(fast, into: frame.buffer))
+        XCTAssertTrue(compositor.needsRefinement, "20 px a frame: nearest")
+        let nearest = pixels(frame)
+        let bilinear = render(fast, picture)
+        XCTAssertNotEqual(nearest, bilinear)
+        // Inside the card (away from its antialiased edges) nearest is within a sample's step of bilinear.
+        let inside = IntRect(x: 90, y: 55, width: 140, height: 70) // the card covers 88..<232 × 49.5..<130.5
+        var worst = 0
+        for y in inside.y..<inside.maxY {
+            for x in inside.x..<inside.maxX {
+                let a = nearest[y * 320 + x], b = bilinear[y * 320 + x]
+                worst = max(worst, [16, 8, 0].map { abs(Int((a >> $0) & 0xFF) - Int((b >> $0) & 0xFF)) }.max()!)
+            }
+        }
+        XCTAssertLessThanOrEqual(worst, 3, "nearest vs bilinear inside the card")
+
+        // The strip stopped on this layout: composing it again redraws it bilinearly, once.
+        XCTAssertTrue(compositor.compose(fast, into: frame.buffer))
+        XCTAssertFalse(compositor.needsRefinement)
+        XCTAssertEqual(pixels(frame), bilinear)
+        XCTAssertFalse(compositor.compose(fast, into: frame.buffer), "already refined")
+    }
+
+    func testNearestFramesOnlyWriteTheTarget() {
+        let picture = gradient()
+        let start = layout([card(x: 60, scale: 0.9, opacity: 0.7)]), fast = layout([card(x: 80, scale: 0.85, opacity: 0.7)])
+        var results: [[UInt32]] = []
+        for fill in [UInt32(0), 0xDEADBE] {
+            let frame = PixelImage(width: 320, height: 180)!
+            frame.fill(fill)
+            let compositor = Compositor(config: config, store: FixedCards([0: picture]))
+            let previous = PixelImage(width: 320, height: 180)!
+            compositor.compose(start, into: previous.buffer)
+            XCTAssertTrue(compositor.compose(fast, into: frame.buffer))
+            XCTAssertTrue(compositor.needsRefinement)
+            results.append(pixels(frame))
+        }
+        XCTAssertEqual(results[0], results[1])
+    }
+
+    func testTranslateOnlyFramesDoNotAskForRefinement() {
+        let compositor = Compositor(config: config, store: FixedCards([0: gradient()]))
+        let frame = PixelImage(width: 320, height: 180)!
+        XCTAssertTrue(compositor.compose(layout([card(x: 40)]), into: frame.buffer))
+        XCTAssertTrue(compositor.compose(layout([card(x: 80)]), into: frame.buffer))
+        XCTAssertFalse(compositor.needsRefinement, "nothing scaled, so nothing sampled nearest")
+        XCTAssertFalse(compositor.compose(layout([card(x: 80)]), into: frame.buffer))
+    }
+}
