@@ -215,4 +215,14 @@ final class DaemonPacingTests: XCTestCase {
         output.completeFlip(at: t0 + 0.6)
         XCTAssertEqual(daemon.engine.now, t0 + 0.6, "after the lift flip times drive the clock again")
     }
+
+    func testAStoppedDaemonDrawsNothingMore() throws {
+        let (daemon, output, _, loop) = try makeDaemon()
+        daemon.start()
+        daemon.setNeedsRedraw()        // e.g. a picture decoded in the same turn as SIGTERM
+        daemon.stop()
+        output.completeFlip(at: MonotonicClock.now())
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.presents, 1)
+    }
 }

@@ -118,4 +118,17 @@ final class EventLoopTests: XCTestCase {
         try loop.runOnce(timeoutMilliseconds: 1000)
         XCTAssertEqual(received, [SIGUSR1])
     }
+
+    func testNothingRunsAfterStopInTheSameTurn() throws {
+        let loop = try EventLoop()
+        let a = try makeEventFD(), b = try makeEventFD()
+        defer { close(a); close(b) }
+        var ran: [String] = []
+        let stopper = { ran.append("stop"); loop.post { ran.append("posted") }; loop.stop() }
+        try loop.add(fd: a) { self.drain(a); stopper() }
+        try loop.add(fd: b) { self.drain(b); stopper() }
+        signal(a); signal(b)
+        try loop.run()
+        XCTAssertEqual(ran, ["stop"], "a second ready handler or posted work ran after stop()")
+    }
 }

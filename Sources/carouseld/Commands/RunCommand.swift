@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarouselEngine
+import Glibc
 
 extension DisplayBackend: ExpressibleByArgument {}
 
@@ -41,6 +42,11 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let options = DaemonOptions(configDirectory: config, output: output, mode: mode, rotation: rotation,
                                     forceLegacy: forceLegacy, backend: backend)
-        try DaemonRunner(options).run()
+        let runner = try DaemonRunner(options)
+        try runner.run()
+        // The screen is back and everything is logged. Exit now rather than tear down: the
+        // decode worker would first finish the picture it is on (seconds for a large photo on
+        // a slow board), and SIGTERM must end the daemon promptly; the kernel frees the rest.
+        withExtendedLifetime(runner) { Glibc.exit(0) }
     }
 }

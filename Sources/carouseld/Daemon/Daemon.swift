@@ -18,6 +18,7 @@ final class Daemon {
     private var lastDrawn: FrameLayout?
     private var redraw = true
     private var tickPosted = false
+    private var stopped = false
     private var holdUntil: Double?
     private var lastPresented: Double?
     /// Frames that became visible so far, and the time the first one did.
@@ -65,6 +66,12 @@ final class Daemon {
     /// Runs a tick (due wakeups, engine, frame) once the current handler returns.
     func wake() { scheduleTick() }
 
+    /// No more ticks, frames or timers: the screen is about to be given back.
+    func stop() {
+        stopped = true
+        try? timer.arm(at: nil)
+    }
+
     /// Draws the next frame even if the layout did not change (an image arrived).
     func setNeedsRedraw() {
         redraw = true
@@ -96,6 +103,7 @@ final class Daemon {
     /// display is free, and arms the timer for whatever must happen next.
     private func tick(now time: Double) {
         tickPosted = false
+        guard !stopped else { return }
         // A touch frame's kernel time can be a little later than the flip that follows it.
         let now = fingersDown ? engine.now : max(time, engine.now)
         if let hold = holdUntil, now < hold { armTimer(); return }

@@ -186,6 +186,7 @@ final class DaemonRunner {
         default:
             Log.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): giving the screen back and exiting")
             notifier.stopping()
+            daemon.stop()
             display.restore()
             loop.stop()
         }

@@ -48,6 +48,8 @@ final class EventLoop {
         while !stopped { try runOnce(timeoutMilliseconds: -1) }
     }
 
+    /// Ends `run()`: the current handler finishes, then nothing else (ready descriptors of
+    /// the same batch, posted work) runs.
     func stop() { stopped = true }
 
     /// Runs posted work, then waits up to `timeoutMilliseconds` (-1: forever) and dispatches
@@ -60,11 +62,12 @@ final class EventLoop {
         let timeout = posted.isEmpty ? timeoutMilliseconds : 0
         let count = try syscall("epoll_wait") { epoll_wait(epollFD, &events, Int32(events.count), timeout) }
         wakeups += 1
-        for event in events.prefix(Int(count)) {
+        for event in events.prefix(Int(count)) where !stopped {
             // A handler may have removed a later descriptor of this batch: look it up each time.
             handlers[event.data.fd]?()
         }
-        runPosted()
+        // After stop() nothing more runs: no frame may follow the screen being given back.
+        if !stopped { runPosted() }
         return Int(count)
     }
 

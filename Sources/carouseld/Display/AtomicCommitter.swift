@@ -5,7 +5,8 @@ import Glibc
 /// non-blocking commits with a flip event. Rotation uses the plane's "rotation" property.
 final class AtomicCommitter: ModesetCommitter {
     let kind = "atomic"
-    private let fd: Int32
+    private let card: DrmCard
+    private var fd: Int32 { card.fd }
     private let planeID: UInt32
     private let plane: DrmProperties
     private let crtc: DrmProperties
@@ -15,8 +16,9 @@ final class AtomicCommitter: ModesetCommitter {
 
     /// Finds the primary plane of `target`'s CRTC and the property ids of all three objects.
     /// Throws when the card lacks something atomic needs; the caller then falls back to legacy.
-    init(fd: Int32, target: ScanoutTarget) throws(DisplayError) {
-        self.fd = fd
+    init(card: DrmCard, target: ScanoutTarget) throws(DisplayError) {
+        self.card = card
+        let fd = card.fd
         guard let planes = drmModeGetPlaneResources(fd) else { throw .unsupported("no plane resources") }
         defer { drmModeFreePlaneResources(planes) }
         var primary: (UInt32, DrmProperties)?

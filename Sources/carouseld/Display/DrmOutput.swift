@@ -98,7 +98,7 @@ final class DrmOutput: DisplayOutput {
             tries += 1
         }
         guard let saved else { return }
-        let committer = screen?.committer ?? LegacyCommitter(fd: card.fd)
+        let committer = screen?.committer ?? LegacyCommitter(card: card)
         if committer.restore(saved) {
             Log.info("restored CRTC \(saved.crtcID) with framebuffer \(saved.framebufferID)")
         } else {

@@ -14,10 +14,10 @@ final class DrmScreen {
 
     init(card: DrmCard, target: ScanoutTarget, settings: OutputSettings) throws(DisplayError) {
         self.target = target
-        var committer: ModesetCommitter = LegacyCommitter(fd: card.fd)
+        var committer: ModesetCommitter = LegacyCommitter(card: card)
         if !settings.forceLegacy && card.enableAtomic() {
             do throws(DisplayError) {
-                committer = try AtomicCommitter(fd: card.fd, target: target)
+                committer = try AtomicCommitter(card: card, target: target)
             } catch {
                 Log.warning("\(card.path): atomic modesetting unusable (\(error)); using legacy")
             }
@@ -30,17 +30,17 @@ final class DrmScreen {
 
         // Plane rotation scans out a buffer of the picture's size; try it first.
         if settings.rotation != 0 {
-            let probe = try DumbBuffer(fd: card.fd, width: pictureWidth, height: pictureHeight)
+            let probe = try DumbBuffer(card: card, width: pictureWidth, height: pictureHeight)
             if committer.supportsRotation(settings.rotation, target: target, buffer: probe) {
                 var buffers = [probe]
-                for _ in 1..<count { buffers.append(try DumbBuffer(fd: card.fd, width: pictureWidth, height: pictureHeight)) }
+                for _ in 1..<count { buffers.append(try DumbBuffer(card: card, width: pictureWidth, height: pictureHeight)) }
                 self.buffers = buffers; planeRotation = settings.rotation; rotator = nil
                 return
             }
             Log.info("\(target.connectorName): plane cannot rotate by \(settings.rotation)°; rotating in software")
         }
         var buffers: [DumbBuffer] = []
-        for _ in 0..<count { buffers.append(try DumbBuffer(fd: card.fd, width: mode.width, height: mode.height)) }
+        for _ in 0..<count { buffers.append(try DumbBuffer(card: card, width: mode.width, height: mode.height)) }
         self.buffers = buffers
         planeRotation = 0
         rotator = SoftwareRotator(degrees: settings.rotation, width: pictureWidth, height: pictureHeight)

@@ -3,7 +3,7 @@ import Glibc
 
 /// One XRGB8888 scanout buffer in CPU-mapped "dumb" memory, registered as a DRM framebuffer.
 /// Like weston's drm_fb_create_dumb, each creation step is undone if a later one fails;
-/// everything is released in deinit.
+/// everything is released in deinit, while the card it holds is still open.
 final class DumbBuffer {
     let width: Int
     let height: Int
@@ -11,12 +11,13 @@ final class DumbBuffer {
     let stride: Int
     let framebufferID: UInt32
     let pixels: UnsafeMutableRawPointer
-    private let fd: Int32
+    private let card: DrmCard
     private let handle: UInt32
     private let byteCount: Int
 
-    init(fd: Int32, width: Int, height: Int) throws(DisplayError) {
-        self.fd = fd; self.width = width; self.height = height
+    init(card: DrmCard, width: Int, height: Int) throws(DisplayError) {
+        let fd = card.fd
+        self.card = card; self.width = width; self.height = height
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
         guard drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size) == 0 else {
             throw .system(call: "CREATE_DUMB \(width)x\(height)", errno: Glibc.errno, path: "dumb buffer")
@@ -58,7 +59,7 @@ final class DumbBuffer {
 
     deinit {
         munmap(pixels, byteCount)
-        drmModeRmFB(fd, framebufferID)
-        drmModeDestroyDumbBuffer(fd, handle)
+        drmModeRmFB(card.fd, framebufferID)
+        drmModeDestroyDumbBuffer(card.fd, handle)
     }
 }

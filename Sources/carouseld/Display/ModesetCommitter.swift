@@ -62,8 +62,9 @@ protocol ModesetCommitter: AnyObject {
 /// rotation, so rotation is always done in software.
 final class LegacyCommitter: ModesetCommitter {
     let kind = "legacy"
-    private let fd: Int32
-    init(fd: Int32) { self.fd = fd }
+    private let card: DrmCard
+    private var fd: Int32 { card.fd }
+    init(card: DrmCard) { self.card = card }
 
     func supportsRotation(_ degrees: Int, target: ScanoutTarget, buffer: DumbBuffer) -> Bool { degrees == 0 }
 
