@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Guest side of the one bochs-drm boot of scripts/vm-tests: runs each display-needing test
 # script in turn. A script that fails without printing a FAIL line gets one, so a crash is
-# never counted as a pass.
+# never counted as a pass; one that hangs is stopped after 5 minutes.
 #
 # usage (in the guest): tests/vm/bochs-guest.sh BINARY OUT
 set -u
@@ -11,12 +11,12 @@ run() {  # run NAME COMMAND...: prints the script's output, then a FAIL line if 
   local name=$1 log; shift
   log=$(mktemp)
   echo "### $name"
-  "$@" 2>&1 | tee "$log"
+  timeout -k 5 300 "$@" 2>&1 | tee "$log"     # a hung script must not hang the whole run
   local rc=${PIPESTATUS[0]}
   [ "$rc" = 0 ] || grep -q '^FAIL' "$log" || echo "FAIL $name exited with status $rc"
   rm -f "$log"
 }
 run display tests/vm/display-guest.sh "$bin" "$out"
-run touch env CAROUSELD="$bin" tests/vm/touch-input.sh "$out"
+run touch env CAROUSELD="$bin" CAROUSELD_DEBUG=1 tests/vm/touch-input.sh "$out"
 mkdir -p "$out/config-reload"
 run config-reload env CAROUSELD_VM_GUEST=1 tests/vm/config-reload.sh "$bin" "$out/config-reload"

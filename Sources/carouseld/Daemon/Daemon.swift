@@ -29,6 +29,11 @@ final class Daemon {
     var onFirstFrame: ((Double) -> Void)?
     /// Called with the new picture size when a screen appears or changes mode (touch mapping).
     var onResize: ((Size) -> Void)?
+    /// True while a finger is down. The engine's clock then advances only with touch frames:
+    /// their kernel times trail the wall clock (more so while a frame is being drawn), and a
+    /// flip time or timer pushed into `now` would stamp the touches still queued too late,
+    /// which reads as a finger that rested before lifting (no fling).
+    var fingersDown = false
 
     init(engine: CarouselEngine, output: DisplayOutput, renderer: FrameRenderer, loop: EventLoop) throws {
         self.engine = engine; self.output = output; self.renderer = renderer; self.loop = loop
@@ -92,7 +97,7 @@ final class Daemon {
     private func tick(now time: Double) {
         tickPosted = false
         // A touch frame's kernel time can be a little later than the flip that follows it.
-        let now = max(time, engine.now)
+        let now = fingersDown ? engine.now : max(time, engine.now)
         if let hold = holdUntil, now < hold { armTimer(); return }
         holdUntil = nil
         for wakeup in wakeups {

@@ -37,9 +37,15 @@ final class DaemonRunner {
     private var renderer: CompositorRenderer
     private var watchdog: Watchdog
     private var input: InputSource?
+    /// The rotation the display really uses (the command line wins; a reload does not change it).
+    private var displayRotation = 0
+
+    /// Milestones of the start, in ms after exec, for the first-frame log line.
+    private var startup: [String] = []
 
     init(_ options: DaemonOptions) throws {
         self.options = options
+        var startup = [Self.milestone("main")]
         // Blocked before any thread starts (the decode worker), so every thread inherits the mask.
         signals = try SignalSource(signals: [SIGTERM, SIGINT, SIGHUP])
         loop = try EventLoop()
@@ -51,29 +57,35 @@ final class DaemonRunner {
             notifier.status(StatusLine.invalid(error.problems))
             throw ExitCode.failure
         }
+        startup.append(Self.milestone("config loaded"))
         let loaded = live.current
         Log.info("config \(loaded.directory): \(loaded.playlist.count) pictures from "
                  + (loaded.playlistFile ?? loaded.mediaDirectory))
         do {
             display = try DisplayOpener.open(options.outputSettings(loaded.config), backend: options.backend)
+            displayRotation = options.outputSettings(loaded.config).rotation
         } catch {
             Log.error("\(error)")
             notifier.status("display: \(error)")
             throw ExitCode.failure
         }
-        let now = MonotonicClock.now()
+        startup.append(Self.milestone("display open"))
         let viewport = display.size ?? Size(width: 1920, height: 1080)
+        renderer = Self.makeRenderer(loaded, viewport: viewport)
+        // The engine clock (and the first auto-advance interval) starts just before the first frame.
+        let now = MonotonicClock.now()
         let engine = CarouselEngine(config: loaded.config, itemCount: loaded.playlist.count, viewport: viewport,
                                     now: now, itemDurations: loaded.itemDurations)
-        renderer = Self.makeRenderer(loaded, viewport: viewport)
         daemon = try Daemon(engine: engine, output: display, renderer: renderer, loop: loop)
         watchdog = Watchdog(notifier: notifier, now: now)
-        do {
-            input = try InputSource(config: loaded.config, screen: viewport)
-        } catch {
-            Log.warning("\(error); running without touch, keyboard and pointer")
-        }
+        self.startup = startup
         try wire()
+    }
+
+    /// "main 412 ms": how long after exec the start reached `name`.
+    private static func milestone(_ name: String) -> String {
+        let ms = ExecClock.sinceExec(atMonotonic: MonotonicClock.now()).map { String(format: "%.0f", $0 * 1000) } ?? "?"
+        return "\(name) \(ms) ms"
     }
 
     /// Shows the first frame and runs until SIGTERM or SIGINT.
@@ -91,21 +103,20 @@ final class DaemonRunner {
     private func wire() throws {
         daemon.onFirstFrame = { [unowned self] time in
             let exec = ExecClock.sinceExec(atMonotonic: time).map { String(format: "%.0f ms", $0 * 1000) } ?? "?"
-            Log.info("first frame on screen \(exec) after exec: \(display.summary)")
+            Log.info("first frame on screen \(exec) after exec (\(startup.joined(separator: ", "))): \(display.summary)")
             notifier.ready()
             live.controller.announce(selectedIndex: daemon.engine.selectedIndex)
+            loop.post { [unowned self] in openInput() }
         }
         daemon.onEvent = { [unowned self] event in
-            guard case .settled(_, let index) = event else { return }
+            // Releases (with their velocity) and taps go to the journal, as `carouseld replay` prints them.
+            guard case .settled(_, let index) = event else { return Log.info(EventReport.logLine(event)) }
             let playlist = live.current.playlist
             if playlist.indices.contains(index) { Log.info("showing \(index + 1)/\(playlist.count) \(playlist[index].name)") }
             live.controller.announce(selectedIndex: index)
         }
-        daemon.onResize = { [unowned self] size in input?.reconfigure(config: live.current.config, screen: size) }
-        if let input {
-            try loop.add(fd: input.fd) { [unowned self] in
-                for action in input.dispatch() { daemon.updateEngine { $0.apply(action) } }
-            }
+        daemon.onResize = { [unowned self] size in
+            input?.reconfigure(config: Self.inputConfig(live.current.config, rotation: displayRotation), screen: size)
         }
         try loop.add(fd: signals.fd) { [unowned self] in
             for signal in signals.drain() { handle(signal: signal) }
@@ -128,7 +139,41 @@ final class DaemonRunner {
         try loop.add(fd: store.readyFD) { [unowned self] in
             let update = store.drainReady()
             let visible = Set(daemon.engine.layout().cards.map(\.index))
+            Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
             if !visible.isDisjoint(with: update.ready + update.failed) { daemon.setNeedsRedraw() }
+        }
+    }
+
+    /// Input devices are opened once the first frame is on screen: libinput opens every device
+    /// of the seat, which takes a while, and nothing can be touched before a picture shows.
+    private func openInput() {
+        let screen = display.size ?? daemon.engine.viewport
+        do {
+            input = try InputSource(config: Self.inputConfig(live.current.config, rotation: displayRotation), screen: screen)
+        } catch {
+            Log.warning("\(error); running without touch, keyboard and pointer")
+            return
+        }
+        guard let input else { return }
+        var fingers = Set<Int>()
+        do {
+            try loop.add(fd: input.fd) { [unowned self] in
+                for action in input.dispatch() {
+                    switch action {
+                    case .touch(let frame):
+                        for sample in frame.samples {
+                            if sample.phase == .down || sample.phase == .move { fingers.insert(sample.slot) }
+                            else { fingers.remove(sample.slot) }
+                        }
+                    case .cancelTouches: fingers.removeAll()
+                    case .page: break
+                    }
+                    daemon.fingersDown = !fingers.isEmpty
+                    daemon.updateEngine { $0.apply(action) }
+                }
+            }
+        } catch {
+            Log.error("watching input devices: \(error)")
         }
     }
 
@@ -146,6 +191,13 @@ final class DaemonRunner {
         }
     }
 
+    /// Touch is turned like the picture on the panel: with the display's rotation, not the config's.
+    private static func inputConfig(_ config: CarouselConfig, rotation: Int) -> CarouselConfig {
+        var config = config
+        config.rotation = rotation
+        return config
+    }
+
     private func reload(now: Double) {
         let before = live.current
         guard case .applied? = daemon.modifyEngine({ live.reloadIfDue(engine: &$0, now: now) }) else { return }
@@ -155,7 +207,8 @@ final class DaemonRunner {
         }
         loop.remove(fd: renderer.store.readyFD)
         renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport)
-        input?.reconfigure(config: loaded.config, screen: display.size ?? daemon.engine.viewport)
+        input?.reconfigure(config: Self.inputConfig(loaded.config, rotation: displayRotation),
+                           screen: display.size ?? daemon.engine.viewport)
         daemon.replaceRenderer(renderer)
         do { try watchStore() } catch { Log.error("watching the image store: \(error)") }
     }

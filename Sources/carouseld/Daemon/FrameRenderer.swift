@@ -20,7 +20,7 @@ final class CompositorRenderer: FrameRenderer {
     }
 
     func draw(_ layout: FrameLayout, into target: PixelBuffer) {
-        compositor.compose(layout, into: target)
+        if !compositor.compose(layout, into: target) { Log.debug("frame unchanged in its buffer: nothing composed") }
     }
 
     func invalidate() { compositor.invalidate() }

@@ -87,6 +87,9 @@ final class DrmOutput: DisplayOutput {
     }
 
     func restore() {
+        // No more frames: a completion seen below must not make the daemon draw the next one.
+        onPresented = nil
+        onScreenChanged = nil
         // An atomic commit still in flight would make the restore fail with EBUSY.
         var tries = 0
         while pending != nil && tries < 10 {

@@ -88,6 +88,7 @@ final class FbdevOutput: DisplayOutput {
     }
 
     func restore() {
+        onPresented = nil
         consoleCopy.withUnsafeBytes { saved in
             if let base = saved.baseAddress { memory.copyMemory(from: base, byteCount: saved.count) }
         }
