@@ -41,7 +41,9 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Yams", package: "Yams"),
             ]),
-        .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine"]),
-        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselEngine", "CDRM", "CInput", "CImaging", "CSystemd"]),
+        // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "TestSupport"]),
+        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CImaging", "CSystemd"]),
     ]
 )

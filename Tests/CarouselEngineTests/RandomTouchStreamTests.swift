@@ -1,18 +1,6 @@
 import XCTest
 @testable import CarouselEngine
-
-/// SplitMix64: a tiny seeded generator, so every failing stream can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// Property: after any touch stream plus 3 s of quiet, the strip rests exactly on a page of the
 /// real copy, the selection is in range, and no layout value is NaN or infinite.

@@ -1,19 +1,7 @@
 import CarouselEngine
 import XCTest
 @testable import carouseld
-
-/// SplitMix64: a tiny seeded generator so fuzz and churn runs are reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// Random bytes and random mutations of a valid file: the parser never crashes, and every
 /// input ends as either a valid config or at least one `file:line: key: message` problem.
@@ -56,7 +44,7 @@ final class ConfigFuzzTests: XCTestCase {
     }
 
     func testRandomByteStrings() {
-        var rng = SeededRandom(seed: 0xC0FFEE)
+        var rng = SplitMix64(seed: 0xC0FFEE)
         for i in 0..<3000 {
             let count = Int.random(in: 0...200, using: &rng)
             // Half printable ASCII (reaches the TOML grammar), half any byte.
@@ -69,7 +57,7 @@ final class ConfigFuzzTests: XCTestCase {
     }
 
     func testRandomMutationsOfAValidFile() {
-        var rng = SeededRandom(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let original = Array(Self.validFile.utf8)
         XCTAssertEqual(ConfigFileParser.parse(bytes: original, file: "fuzz.conf").problems, [])
         var accepted = 0
@@ -102,7 +90,7 @@ final class ConfigFuzzTests: XCTestCase {
     /// The whole loader on fuzzed files in a real directory (file reading, media, playlist).
     func testLoaderOnMutatedFilesAndPlaylists() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.png"])
-        var rng = SeededRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         let playlist = Array("#EXTM3U\n#EXTINF:5,A\na.jpg\n../x.jpg\nb.png\n".utf8)
         for i in 0..<200 {
             var conf = Array(Self.validFile.utf8), list = playlist

@@ -1,6 +1,7 @@
 import CarouselEngine
 import Foundation
 import Glibc
+import TestSupport
 import XCTest
 @testable import carouseld
 
@@ -10,7 +11,7 @@ import XCTest
 /// (or, if the final directory is invalid, the last valid state a reload saw).
 final class ConfigWatcherChurnTests: XCTestCase {
     private var root: ConfigTestDirectory!
-    private var rng = SeededRandom(seed: 1)
+    private var rng = SplitMix64(seed: 1)
     private var conf: String { root.url("conf") }
 
     override func setUp() { Log.sink = { _, _ in } } // thousands of expected error lines
@@ -19,7 +20,7 @@ final class ConfigWatcherChurnTests: XCTestCase {
     func testChurn() throws {
         var totals = (mutations: 0, reloads: 0, applied: 0, rejected: 0, finalValid: 0)
         for seed in UInt64(1)...6 {
-            rng = SeededRandom(seed: seed)
+            rng = SplitMix64(seed: seed)
             root = try ConfigTestDirectory()
             try makeValidTree()
             let r = try churn(mutations: 600, endValid: seed % 3 != 0)

@@ -45,7 +45,14 @@ final class FakeOutput: DisplayOutput {
 final class RecordingRenderer: FrameRenderer {
     var layouts: [FrameLayout] = []
     var invalidations = 0
-    func draw(_ layout: FrameLayout, into target: PixelBuffer) { layouts.append(layout) }
+    /// How many upcoming draws report a coarse (nearest-sampled) frame.
+    var coarseDraws = 0
+    private(set) var needsRefinement = false
+    func draw(_ layout: FrameLayout, into target: PixelBuffer) {
+        layouts.append(layout)
+        needsRefinement = coarseDraws > 0
+        coarseDraws = max(0, coarseDraws - 1)
+    }
     func invalidate() { invalidations += 1 }
 }
 
@@ -68,6 +75,18 @@ final class DaemonPacingTests: XCTestCase {
         XCTAssertEqual(output.presents, 1)
         XCTAssertEqual(renderer.layouts.first?.viewport, Size(width: 640, height: 400))
         XCTAssertEqual(renderer.layouts.first?.selectedIndex, 0)
+    }
+
+    func testACoarseFrameIsDrawnAgainFinelyEvenThoughTheLayoutIsTheSame() throws {
+        let (daemon, output, renderer, _) = try makeDaemon()
+        renderer.coarseDraws = 1
+        daemon.start()
+        XCTAssertEqual(renderer.layouts.count, 1)
+        output.completeFlip(at: MonotonicClock.now())
+        XCTAssertEqual(renderer.layouts.count, 2, "the same layout is drawn again after a coarse frame")
+        XCTAssertEqual(renderer.layouts.first, renderer.layouts.last)
+        output.completeFlip(at: MonotonicClock.now() + 0.02)
+        XCTAssertEqual(renderer.layouts.count, 2, "a fine frame of an unchanged layout is not drawn again")
     }
 
     func testTheFirstCompletedFlipIsReportedOnce() throws {

@@ -150,7 +150,9 @@ final class Daemon {
     private func drawIfChanged() {
         guard output.canPresent, output.size != nil else { return }
         let layout = engine.layout()
-        guard redraw || layout != lastDrawn else { return }
+        // A fast frame sampled nearest is followed by the same layout drawn bilinear, so a
+        // finger that stops dead never leaves a coarse frame on screen.
+        guard redraw || layout != lastDrawn || renderer.needsRefinement else { return }
         do {
             try output.present { target in renderer.draw(layout, into: target) }
             lastDrawn = layout

@@ -7,6 +7,12 @@ protocol FrameRenderer: AnyObject {
     /// Forget what any buffer shows: the buffers were replaced (new screen or mode), so a
     /// new buffer at a recycled address must not be taken for an old one.
     func invalidate()
+    /// The last frame was sampled coarsely for speed: draw the same layout again, finely.
+    var needsRefinement: Bool { get }
+}
+
+extension FrameRenderer {
+    var needsRefinement: Bool { false }
 }
 
 /// The daemon's renderer: the pixels compositor over the image store's pre-scaled cards.
@@ -24,4 +30,6 @@ final class CompositorRenderer: FrameRenderer {
     }
 
     func invalidate() { compositor.invalidate() }
+
+    var needsRefinement: Bool { compositor.needsRefinement }
 }

@@ -24,6 +24,10 @@ final class Compositor {
     private let background: UInt32
     private let dotStamp: DotStamp?
     private let stripBuffer = StripBuffer()
+    private let stage = SourceStage()
+    /// Faded scaled cards sample a cached copy of their rows (`SourceStage`); tests turn it off
+    /// to compare.
+    var stagesFadedCards = true
     private var lastDrawn: [TargetIdentity: DrawnState] = [:]
     /// The layout of the previous compose call, for the speed of the carousel.
     private var previousLayout: FrameLayout?
@@ -115,7 +119,7 @@ final class Compositor {
                 } else {
                     stripBuffer.bands(of: bounds, into: frame.target) { band, strip in
                         self.scaleOpaque(card, origin: origin, scale: scale, rect: band, offset: (band.x, band.y),
-                                         filter: frame.filter, into: strip.pixman)
+                                         filter: frame.filter, into: strip.pixman, staged: self.stagesFadedCards)
                         self.fade(rect: IntRect(x: 0, y: 0, width: band.width, height: band.height), opacity: opacity, in: strip)
                     }
                 }
@@ -175,21 +179,33 @@ final class Compositor {
 
     /// Scaled card over `rect` (target coordinates) with SRC from the bordered image: the
     /// edges blend into the border's background colour; nothing is read from `destination`,
-    /// whose (0, 0) is target pixel `offset`.
+    /// whose (0, 0) is target pixel `offset`. `staged`: sample a cached copy of the rows it
+    /// reads (`SourceStage`), for a destination that is itself in cache.
     private func scaleOpaque(_ card: Card, origin: (x: Double, y: Double), scale: (x: Double, y: Double),
                              rect: IntRect, offset: (x: Int, y: Int), filter: pixman_filter_t,
-                             into destination: OpaquePointer) {
+                             into destination: OpaquePointer, staged: Bool = false) {
         // Destination pixel -> target pixel -> card pixel -> bordered image pixel (+1).
-        var transform = Affine.translation(1, 1)
+        let map = Affine.translation(1, 1)
             .after(.scale(1 / scale.x, 1 / scale.y))
-            .after(.translation(Double(offset.x) - origin.x, Double(offset.y) - origin.y)).pixmanTransform
-        pixman_image_set_transform(card.padded.pixman, &transform)
-        pixman_image_set_filter(card.padded.pixman, filter, nil, 0)
-        pixman_image_set_repeat(card.padded.pixman, PIXMAN_REPEAT_PAD)
-        let x = Int32(rect.x - offset.x), y = Int32(rect.y - offset.y)
-        pixman_image_composite32(PIXMAN_OP_SRC, card.padded.pixman, nil, destination, x, y, 0, 0, x, y,
+            .after(.translation(Double(offset.x) - origin.x, Double(offset.y) - origin.y))
+        let x = rect.x - offset.x, y = rect.y - offset.y
+        var source = card.padded, sourceMap = map
+        if staged {
+            // The bordered pixels under the destination rectangle, with a pixel to spare each side.
+            let from = map.apply(Double(x), Double(y)), to = map.apply(Double(x + rect.width), Double(y + rect.height))
+            let left = Int(from.x.rounded(.down)) - 2, top = Int(from.y.rounded(.down)) - 2
+            let region = IntRect(x: left, y: top, width: Int(to.x.rounded(.up)) + 2 - left, height: Int(to.y.rounded(.up)) + 2 - top)
+            guard let copy = stage.copy(of: card.padded, region: region) else { return }
+            source = copy.image
+            sourceMap = Affine.translation(-Double(copy.at.x), -Double(copy.at.y)).after(map)
+        }
+        var transform = sourceMap.pixmanTransform
+        pixman_image_set_transform(source.pixman, &transform)
+        pixman_image_set_filter(source.pixman, filter, nil, 0)
+        pixman_image_set_repeat(source.pixman, PIXMAN_REPEAT_PAD)
+        pixman_image_composite32(PIXMAN_OP_SRC, source.pixman, nil, destination, Int32(x), Int32(y), 0, 0, Int32(x), Int32(y),
                                  Int32(rect.width), Int32(rect.height))
-        pixman_image_set_transform(card.padded.pixman, nil)
+        pixman_image_set_transform(source.pixman, nil)
     }
 
     /// Fades strip pixels over the background: a solid background at (1 − opacity) OVER them

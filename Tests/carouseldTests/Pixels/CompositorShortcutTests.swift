@@ -138,6 +138,33 @@ final class CompositorShortcutTests: XCTestCase {
         XCTAssertEqual(results[0], results[1])
     }
 
+    /// Faded scaled cards sample a cached copy of the rows they read: the same pixels as
+    /// sampling the card itself, for cards cut by either screen edge, nearest and bilinear.
+    func testStagedSamplingEqualsSamplingTheCard() {
+        let picture = gradient()
+        let scenes = [
+            [card(x: -70, scale: 0.93, opacity: 0.7), card(x: 200, scale: 0.86, opacity: 0.6)],
+            [card(x: 80.3, scale: 0.9, opacity: 0.8)],
+            [card(x: 250, scale: 1.2, opacity: 0.5)],
+        ]
+        for cards in scenes {
+            for moved in [0.0, 20] { // 20 px a frame: nearest
+                var results: [[UInt32]] = []
+                for staged in [true, false] {
+                    let compositor = Compositor(config: config, store: FixedCards([0: picture]))
+                    compositor.stagesFadedCards = staged
+                    let frame = PixelImage(width: 320, height: 180)!
+                    if moved > 0 { compositor.compose(layout(cards.map { var c = $0; c.x -= moved; return c }), into: frame.buffer) }
+                    XCTAssertTrue(compositor.compose(layout(cards), into: frame.buffer))
+                    XCTAssertEqual(compositor.needsRefinement, moved > 0)
+                    results.append(pixels(frame))
+                }
+                let first = results[0].indices.first { results[0][$0] != results[1][$0] }
+                XCTAssertNil(first, "\(cards.map(\.x)), moved \(moved): first difference at \(first.map { ($0 % 320, $0 / 320) }.debugDescription)")
+            }
+        }
+    }
+
     func testTranslateOnlyFramesDoNotAskForRefinement() {
         let compositor = Compositor(config: config, store: FixedCards([0: gradient()]))
         let frame = PixelImage(width: 320, height: 180)!
