@@ -102,10 +102,11 @@ fails "a second daemon fails: another process holds DRM master" "$out/second.log
   "another process holds DRM master on /dev/dri/card0" "$bin" --config "$long"
 udevadm trigger --action=change --subsystem-match=drm
 check "a drm change event makes it re-probe" waitfor "re-probing" "$out/long.log" 10
-t0=$(date +%s%N); kill -TERM "$pid"; wait "$pid"; rc=$?; t1=$(date +%s%N)
-echo "  SIGTERM to exit: $(( (t1 - t0) / 1000000 )) ms, status $rc"
+# bash's own clock and kill: no process starts inside the measured time.
+t0=${EPOCHREALTIME/./}; kill -TERM "$pid"; wait "$pid"; rc=$?; t1=${EPOCHREALTIME/./}
+echo "  SIGTERM to exit: $(( (t1 - t0) / 1000 )) ms, status $rc"
 check "SIGTERM exits with status 0" [ "$rc" -eq 0 ]
-check "SIGTERM exits within 1 s" [ $(( (t1 - t0) / 1000000 )) -le 1000 ]
+check "SIGTERM exits within 1 s" [ $(( (t1 - t0) / 1000 )) -le 1000 ]
 check "the CRTC restore is logged" grep -q "restored CRTC" "$out/long.log"
 matches "SIGTERM restores the console picture" "$out/long-restored.ppm" "$out/console.ppm" 2 --tolerance 0 --max-bad 0
 
