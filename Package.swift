@@ -10,8 +10,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         // libdrm: KMS modesetting, dumb buffers, page flips.
@@ -30,20 +28,28 @@ let package = Package(
         .systemLibrary(
             name: "CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
+        // libyaml: reads `libinput record` files (Debian's library, not a bundled copy).
+        .systemLibrary(
+            name: "CYAML", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]),
+        // toml++ (Debian's libtomlplusplus3) behind a small C API: carouseld.conf.
+        .target(
+            name: "CTOML",
+            cxxSettings: [.define("TOML_HEADER_ONLY", to: "0"), .define("TOML_SHARED_LIB", to: "1")],
+            linkerSettings: [.linkedLibrary("tomlplusplus")]),
         // libjpeg's own API, a band of rows at a time; its fatal errors need setjmp (see the header).
         .target(name: "CJPEGStream", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CarouselEngine"),
         .executableTarget(
             name: "carouseld",
             dependencies: [
-                "CarouselEngine", "CDRM", "CInput", "CImaging", "CJPEGStream", "CSystemd",
+                "CarouselEngine", "CDRM", "CInput", "CImaging", "CJPEGStream", "CSystemd", "CYAML", "CTOML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
-                .product(name: "Yams", package: "Yams"),
             ]),
         // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "TestSupport"]),
         .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CImaging", "CSystemd"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -1,6 +1,6 @@
 // Why this shim exists: one module that brings libinput and libudev to Swift,
 // together with the Linux fd headers Glibc's Swift overlay does not expose
-// (epoll, timerfd, eventfd, signalfd, inotify) and the evdev key codes.
+// (epoll, timerfd, eventfd, signalfd, inotify, prctl) and the evdev key codes.
 #ifndef CINPUT_SHIM_H
 #define CINPUT_SHIM_H
 #include <libinput.h>
@@ -12,4 +12,11 @@
 #include <sys/signalfd.h>
 #include <sys/inotify.h>
 #include <signal.h>
+#include <sys/prctl.h>
+
+// prctl is variadic, so Swift cannot call it: names the calling thread (15 bytes kept),
+// so `top -H` and crash reports tell the decode thread apart.
+static inline int carouseld_name_this_thread(const char *name) {
+    return prctl(PR_SET_NAME, name, 0, 0, 0);
+}
 #endif

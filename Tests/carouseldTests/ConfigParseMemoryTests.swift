@@ -2,15 +2,16 @@ import Foundation
 import XCTest
 @testable import carouseld
 
-/// TOMLKit 0.6 leaks each parsed document; reloads that leave carouseld.conf unchanged must not
-/// parse (and leak) again. Prints the figures.
+/// Parsing carouseld.conf again and again (every reload does) must not grow the process: the
+/// toml++ document is freed after each parse. (TOMLKit, used before, leaked about 1 KB a parse.)
+/// Prints the figures.
 final class ConfigParseMemoryTests: XCTestCase {
     private func residentKB() throws -> Int {
         let statm = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8).split(separator: " ")
         return try XCTUnwrap(Int(statm[1])) * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
     }
 
-    func testUnchangedTextIsNotParsedAgain() throws {
+    func testRepeatedParsesDoNotGrowMemory() throws {
         let text = Array("interval = 4\ncard_width = \"70%\"\nfit = \"cover\"\nbackground = \"#101010\"\n".utf8)
         let rounds = 20000
         _ = ConfigFileParser.parse(bytes: text, file: "a.conf")
@@ -27,8 +28,9 @@ final class ConfigParseMemoryTests: XCTestCase {
         }
         let changed = try residentKB() - before
         XCTAssertEqual(wrong, 0)
-        print(String(format: "config parse memory: unchanged text %.0f bytes/reload, changed text %.0f bytes/reload (TOMLKit leak)",
+        print(String(format: "config parse memory: unchanged text %.0f bytes/reload, changed text %.0f bytes/reload ",
                      Double(same) * 1024 / Double(rounds), Double(changed) * 1024 / Double(rounds)))
-        XCTAssertLessThan(Double(same) * 1024 / Double(rounds), 64, "an unchanged file must not be parsed again")
+        XCTAssertLessThan(Double(same) * 1024 / Double(rounds), 64, "parsing the same file again must not leak")
+        XCTAssertLessThan(Double(changed) * 1024 / Double(rounds), 64, "parsing edited files must not leak")
     }
 }

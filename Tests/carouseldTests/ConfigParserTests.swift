@@ -157,7 +157,7 @@ final class ConfigParserTests: XCTestCase {
         ])
     }
 
-    func testSyntaxErrorHasTOMLKitPosition() throws {
+    func testSyntaxErrorHasTheParsersPosition() throws {
         let result = parse("interval = 3\nspacing = = 4\n")
         let problem = try XCTUnwrap(result.problems.first)
         XCTAssertEqual(result.problems.count, 1)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarouselEngine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,7 +38,7 @@ struct BenchCommand: ParsableCommand {
         #if DEBUG
         print("note: this is a debug build; figures are meaningful with `swift build -c release`")
         #endif
-        let directory = NSTemporaryDirectory() + "carouseld-bench-\(getpid())"
+        let directory = (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/carouseld-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
@@ -46,11 +47,11 @@ struct BenchCommand: ParsableCommand {
         let generation = try Stopwatch.time {
             paths = try Benchmark.makePhotos(in: directory, distinct: 4, total: photos)
         }
-        print(String(format: "generated 4 distinct 4000x3000 JPEGs (%.1f MB each), %d playlist entries, in %.1f s",
+        print(formatted("generated 4 distinct 4000x3000 JPEGs (%.1f MB each), %d playlist entries, in %.1f s",
                      Double(fileSize(paths[0])) / 1e6, paths.count, generation))
 
         let hot = bench.memcpyTimings(runs: 60).p50
-        print(String(format: "memcpy of one frame (%d bytes) between the same two cache-resident buffers: %.3f ms (p50 of 60)",
+        print(formatted("memcpy of one frame (%d bytes) between the same two cache-resident buffers: %.3f ms (p50 of 60)",
                      bench.width * bench.height * 4, hot * 1e3))
 
         var flat = CarouselConfig()
@@ -68,36 +69,36 @@ struct BenchCommand: ParsableCommand {
 
         let decode = try bench.decodeFigures(path: paths[0], config: CarouselConfig(), runs: 5)
         let ratio = decode.scaled.p50 / decode.full.p50
-        print(String(format: "JPEG 4000x3000 -> %dx%d card, p50 of 5: full decode %.1f ms + scale = %.1f ms; scaled decode (%d/%d) streamed by rows into the scale = %.1f ms",
+        print(formatted("JPEG 4000x3000 -> %dx%d card, p50 of 5: full decode %.1f ms + scale = %.1f ms; scaled decode (%d/%d) streamed by rows into the scale = %.1f ms",
                      decode.card.width, decode.card.height, decode.fullDecodeOnly.p50 * 1e3, decode.full.p50 * 1e3,
                      decode.scale.num, decode.scale.denom, decode.scaled.p50 * 1e3))
-        verdict(String(format: "  scaled / full = %.2f", ratio), ratio <= 0.4, "target <= 0.40")
+        verdict(formatted("  scaled / full = %.2f", ratio), ratio <= 0.4, "target <= 0.40")
 
         let empty = directory + "/empty"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
-        let (floor, _) = try peakRSSInChild(directory: empty, photos: 1)
+        let (baseline, _) = try peakRSSInChild(directory: empty, photos: 1)
         let (peak, seconds) = try peakRSSInChild(directory: directory, photos: paths.count)
-        print(String(format: "peak RSS of the same process with an empty playlist (Swift runtime, Foundation and the other libraries, one frame buffer): %.1f MB",
-                     Double(floor) / 1_048_576))
-        verdict(String(format: "peak RSS paging through %d photos: %.1f MB, %.1f MB above the empty playlist (fresh process, %.0f s)",
-                       paths.count, Double(peak) / 1_048_576, Double(peak - floor) / 1_048_576, seconds),
+        print(formatted("peak RSS of the same process with an empty playlist (Swift runtime, Foundation and the other libraries, one frame buffer): %.1f MB",
+                     Double(baseline) / 1_048_576))
+        verdict(formatted("peak RSS paging through %d photos: %.1f MB, %.1f MB above the empty playlist (fresh process, %.0f s)",
+                       paths.count, Double(peak) / 1_048_576, Double(peak - baseline) / 1_048_576, seconds),
                 peak <= 64 * 1_048_576, "target <= 64 MB")
     }
 
     private func report(_ name: String, _ figures: Benchmark.ComposeFigures, target: Double) {
         let (timings, copies) = (figures.compose, figures.memcpy)
-        print(String(format: "%@: p50 %.3f ms, p99 %.3f ms over %d frames; a memcpy of one frame beside each: p50 %.3f ms, p99 %.3f ms",
-                     name, timings.p50 * 1e3, timings.p99 * 1e3, timings.count, copies.p50 * 1e3, copies.p99 * 1e3))
+        print(formatted("\(name): p50 %.3f ms, p99 %.3f ms over %d frames; a memcpy of one frame beside each: p50 %.3f ms, p99 %.3f ms",
+                     timings.p50 * 1e3, timings.p99 * 1e3, timings.count, copies.p50 * 1e3, copies.p99 * 1e3))
         print("  card pixels: \(figures.pixelShares) (nearest while the strip moves >= "
               + "\(Int(ScaledSampling.nearestFromPixelsPerFrame)) px/frame; copies include cards within the emphasis tolerance)")
         if figures.nearestFrames.count > 0 {
-            print(String(format: "  the %d frames sampled nearest alone: p50 %.3f ms = %.2f x memcpy, p99 %.3f ms",
+            print(formatted("  the %d frames sampled nearest alone: p50 %.3f ms = %.2f x memcpy, p99 %.3f ms",
                          figures.nearestFrames.count, figures.nearestFrames.p50 * 1e3,
                          figures.nearestFrames.p50 / copies.p50, figures.nearestFrames.p99 * 1e3))
         }
         let ratio = timings.p50 / copies.p50
-        verdict(String(format: "  compose p50 / memcpy p50 = %.2f (p99 / p99 = %.2f)", ratio, timings.p99 / copies.p99),
-                ratio <= target, String(format: "target <= %.1f", target))
+        verdict(formatted("  compose p50 / memcpy p50 = %.2f (p99 / p99 = %.2f)", ratio, timings.p99 / copies.p99),
+                ratio <= target, formatted("target <= %.1f", target))
     }
 
     private func verdict(_ line: String, _ pass: Bool, _ target: String) {
@@ -107,20 +108,13 @@ struct BenchCommand: ParsableCommand {
     /// Runs the playlist cycle in a fresh carouseld process, so the other benchmarks'
     /// allocations (a full-size 4000x3000 decode is 48 MB) do not count.
     private func peakRSSInChild(directory: String, photos: Int) throws -> (bytes: Int, seconds: Double) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["bench", "--rss-playlist", directory, "--photos", String(photos)]
-        let output = Pipe()
-        process.standardOutput = output
         var text = ""
+        var status: Int32 = -1
         let seconds = try Stopwatch.time {
-            try process.run()
-            text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            (status, text) = try ChildProcess.run("/proc/self/exe", ["bench", "--rss-playlist", directory, "--photos", String(photos)])
         }
-        guard process.terminationStatus == 0, let value = text.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
-              value > 0 else {
-            throw ValidationError("the peak-RSS child failed (status \(process.terminationStatus)): \(text)")
+        guard status == 0, let value = text.split(separator: " ").last.flatMap({ Int($0.trimmingWhitespace()) }), value > 0 else {
+            throw ValidationError("the peak-RSS child failed (status \(status)): \(text)")
         }
         return (value, seconds)
     }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 
 /// `carouseld check --config DIR`: loads the directory as the daemon would, prints every
 /// problem, exits 1 on any error and 0 otherwise, like `nginx -t`.
@@ -26,6 +25,6 @@ struct CheckCommand: ParsableCommand {
     }
 
     private func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardError.write(line + "\n")
     }
 }

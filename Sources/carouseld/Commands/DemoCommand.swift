@@ -1,6 +1,5 @@
 import ArgumentParser
 import CarouselEngine
-import Foundation
 
 /// Drives the engine with a scripted swipe and auto-advance and prints what it reports,
 /// so the engine can be watched without a display.
@@ -22,7 +21,7 @@ struct DemoCommand: ParsableCommand {
         var engine = CarouselEngine(config: config, itemCount: items, viewport: viewport, now: 0)
         var t = 0.0
         let frame = 1.0 / 60
-        func report(_ events: [CarouselEvent]) { for e in events { print(String(format: "%7.3f  ", t) + "\(e)") } }
+        func report(_ events: [CarouselEvent]) { for e in events { print(formatted("%7.3f  ", t) + "\(e)") } }
         // A left swipe at t = 1 s: 300 px in 120 ms.
         while t < seconds {
             if t >= 1.0 && t < 1.0 + frame {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CarouselEngine
-import Foundation
+import FoundationEssentials
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,7 +34,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func times() throws -> [Double] {
-        let parts = at.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = at.split(separator: ",").map { $0.trimmingWhitespace() }
         let values = parts.compactMap(Double.init)
         guard !parts.isEmpty, values.count == parts.count, values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 86_400 })
         else { throw ValidationError("--at \(at) must be comma-separated seconds between 0 and 86400, e.g. 0,1.5,3") }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CarouselEngine
-import Foundation
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

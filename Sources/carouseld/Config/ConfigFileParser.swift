@@ -1,9 +1,7 @@
 import CarouselEngine
-import Synchronization
-import TOMLKit
 
-/// Turns the text of `carouseld.conf` into a `CarouselConfig` with TOMLKit (toml++), then
-/// checks types and ranges. Unknown keys are warnings, everything else is a problem.
+/// Turns the text of `carouseld.conf` into a `CarouselConfig` with toml++ (`TOMLDocument`),
+/// then checks types and ranges. Unknown keys are warnings, everything else is a problem.
 enum ConfigFileParser {
     struct Result: Sendable {
         var config = CarouselConfig()
@@ -13,60 +11,36 @@ enum ConfigFileParser {
         var lines: KeyLines? = nil
     }
 
-    /// TOMLKit 0.6 never frees a parsed document (its TOMLTable has no deinit; about 2 KB for a
-    /// typical carouseld.conf). The last text's result is kept, so the many reloads caused by
-    /// picture changes parse nothing and leak nothing; only real edits of the file do.
-    private static let lastParse = Mutex<(bytes: [UInt8], file: String, result: Result)?>(nil)
-
     static func parse(bytes: [UInt8], file: String) -> Result {
-        if let cached = lastParse.withLock({ $0 }), cached.bytes == bytes, cached.file == file {
-            return cached.result
-        }
-        let result = parseUncached(bytes: bytes, file: file)
-        lastParse.withLock { $0 = (bytes, file, result) }
-        return result
-    }
-
-    private static func parseUncached(bytes: [UInt8], file: String) -> Result {
         var result = Result()
         if let refusal = TOMLInputGuard.refusal(bytes) {
             result.problems.append(ConfigProblem(file: file, line: refusal.line, key: "syntax", message: refusal.message))
             return result
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
             result.problems.append(ConfigProblem(file: file, line: firstInvalidUTF8Line(bytes), key: "syntax",
                                                  message: "file is not valid UTF-8"))
             return result
         }
-        let table: TOMLTable
+        let entries: [TOMLDocument.Entry]
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            result.problems.append(ConfigProblem(file: file, line: max(1, error.source.begin.line), key: "syntax",
-                                                 message: "\(error.description) (column \(error.source.begin.column))"))
-            return result
+            entries = try TOMLDocument.parse(bytes)
         } catch {
-            result.problems.append(ConfigProblem(file: file, line: nil, key: "syntax", message: "\(error)"))
+            result.problems.append(ConfigProblem(file: file, line: max(1, error.line), key: "syntax",
+                                                 message: "\(error.message) (column \(error.column))"))
             return result
         }
 
-        let lines = KeyLines(text: text)
+        let lines = KeyLines(entries)
         result.lines = lines
-        for name in table.keys.sorted(by: { (lines.line(of: $0) ?? 0) < (lines.line(of: $1) ?? 0) }) {
-            // Look each key up (not the iterator, which force-unwraps): a key holding an escaped NUL
-            // is cut short by the C bridge and finds no value.
-            guard let value = table[name] else {
-                result.warnings.append(ConfigProblem(file: file, line: lines.line(of: name), key: name,
-                                                     message: "key cannot be read, ignored"))
-                continue
-            }
-            guard let key = ConfigKey.byName[name] else {
-                result.warnings.append(ConfigProblem(file: file, line: lines.line(of: name), key: name,
+        for entry in entries {
+            guard let key = ConfigKey.byName[entry.key] else {
+                result.warnings.append(ConfigProblem(file: file, line: entry.line, key: entry.key,
                                                      message: "unknown key, ignored"))
                 continue
             }
-            if let message = key.apply(&result.config, value) {
-                result.problems.append(ConfigProblem(file: file, line: lines.line(of: name), key: name, message: message))
+            if let message = key.apply(&result.config, entry.value) {
+                result.problems.append(ConfigProblem(file: file, line: entry.line, key: entry.key, message: message))
             }
         }
         let typeErrorKeys = Set(result.problems.map(\.key))

@@ -1,11 +1,10 @@
 import CarouselEngine
-import TOMLKit
 
 /// The keys of `carouseld.conf`, one per `CarouselConfig` property, each with the TOML type
 /// it accepts. `apply` stores a value, or returns a message naming the expected type.
 struct ConfigKey: Sendable {
     let name: String
-    let apply: @Sendable (inout CarouselConfig, any TOMLValueConvertible) -> String?
+    let apply: @Sendable (inout CarouselConfig, TOMLValue) -> String?
 
     static let all: [ConfigKey] = [
         number("interval", \.interval),
@@ -98,7 +97,7 @@ struct ConfigKey: Sendable {
 
     /// A key whose value `extract` converts (nil: wrong type, reported as expecting `what`).
     private static func typed<T>(_ name: String, _ what: String,
-                                 _ extract: @escaping @Sendable (any TOMLValueConvertible) -> T?,
+                                 _ extract: @escaping @Sendable (TOMLValue) -> T?,
                                  _ store: @escaping @Sendable (inout CarouselConfig, T) -> Void) -> ConfigKey {
         ConfigKey(name: name) { config, value in
             guard let converted = extract(value) else { return expected(what, value) }
@@ -109,26 +108,16 @@ struct ConfigKey: Sendable {
 
     // MARK: - Helpers
 
-    @Sendable private static func numberValue(_ value: any TOMLValueConvertible) -> Double? {
+    @Sendable private static func numberValue(_ value: TOMLValue) -> Double? {
         if let d = value.double { return d }
         if let i = value.int { return Double(i) }
         return nil
     }
 
     /// "expected a number, got string \"abc\"".
-    static func expected(_ what: String, _ value: any TOMLValueConvertible) -> String {
-        "expected \(what), got \(value.type) \(shown(value))"
-    }
-
-    /// The value as written, shortened so one bad value cannot flood the log.
-    private static func shown(_ value: any TOMLValueConvertible) -> String {
-        let text: String
-        switch value.type {
-        case .string: text = "\"\(value.string ?? "")\""
-        case .table: text = "{…}"
-        case .array: text = "[…]"
-        default: text = value.debugDescription
-        }
-        return text.count > 60 ? String(text.prefix(57)) + "..." : text
+    static func expected(_ what: String, _ value: TOMLValue) -> String {
+        let shown = value.shown
+        // Shortened, so one bad value cannot flood the log.
+        return "expected \(what), got \(value.typeName) " + (shown.count > 60 ? String(shown.prefix(57)) + "..." : shown)
     }
 }

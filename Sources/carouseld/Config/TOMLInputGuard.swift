@@ -1,7 +1,7 @@
-/// Refuses, before toml++ sees them, the inputs on which toml++ 3.4 (vendored by TOMLKit 0.6)
+/// Refuses, before toml++ sees them, the inputs on which toml++ 3.3/3.4 (Debian 12 ships 3.3)
 /// does not return a parse error but asserts in debug builds and has undefined behaviour in
 /// release builds (`TOML_ASSERT_ASSUME`). Found by ConfigFuzzTests; fixed upstream in
-/// marzer/tomlplusplus#301, not yet in a TOMLKit release. Every input refused here is invalid
+/// marzer/tomlplusplus#301, after the version Debian 12 ships. Every input refused here is invalid
 /// TOML anyway, so no valid file is turned away (a `[` line inside a multi-line string aside,
 /// which no carouseld key needs).
 enum TOMLInputGuard {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CarouselEngine
-import Foundation
 import Glibc
 
 /// What `carouseld run` was asked for on the command line.
@@ -84,7 +83,7 @@ final class DaemonRunner {
 
     /// "main 412 ms": how long after exec the start reached `name`.
     private static func milestone(_ name: String) -> String {
-        let ms = ExecClock.sinceExec(atMonotonic: MonotonicClock.now()).map { String(format: "%.0f", $0 * 1000) } ?? "?"
+        let ms = ExecClock.sinceExec(atMonotonic: MonotonicClock.now()).map { formatted("%.0f", $0 * 1000) } ?? "?"
         return "\(name) \(ms) ms"
     }
 
@@ -102,7 +101,7 @@ final class DaemonRunner {
 
     private func wire() throws {
         daemon.onFirstFrame = { [unowned self] time in
-            let exec = ExecClock.sinceExec(atMonotonic: time).map { String(format: "%.0f ms", $0 * 1000) } ?? "?"
+            let exec = ExecClock.sinceExec(atMonotonic: time).map { formatted("%.0f ms", $0 * 1000) } ?? "?"
             Log.info("first frame on screen \(exec) after exec (\(startup.joined(separator: ", "))): \(display.summary)")
             notifier.ready()
             live.controller.announce(selectedIndex: daemon.engine.selectedIndex)

@@ -1,26 +1,30 @@
 import CarouselEngine
-import Foundation
 
 /// How engine events are reported: one JSON object per line (`carouseld replay`) and one
 /// journal line (the daemon). Both round the same way: times to the microsecond (the kernel's
 /// resolution), velocities to 0.1 px/s.
 enum EventReport {
     static func json(_ event: CarouselEvent) -> String {
-        let object: [String: Any]
+        let fields: [(String, Double)]
+        let name: String
         switch event {
         case let .release(time, vx, vy, from, to):
-            object = ["event": "release", "t": seconds(time), "velocity_x": velocity(vx), "velocity_y": velocity(vy),
-                      "from": from, "to": to]
-        case let .tap(time, index):
-            object = ["event": "tap", "t": seconds(time), "index": index]
-        case let .activated(time, index):
-            object = ["event": "activated", "t": seconds(time), "index": index]
-        case let .settled(time, index):
-            object = ["event": "settled", "t": seconds(time), "index": index]
+            name = "release"
+            fields = [("t", seconds(time)), ("velocity_x", velocity(vx)), ("velocity_y", velocity(vy)),
+                      ("from", Double(from)), ("to", Double(to))]
+        case let .tap(time, index): name = "tap"; fields = [("t", seconds(time)), ("index", Double(index))]
+        case let .activated(time, index): name = "activated"; fields = [("t", seconds(time)), ("index", Double(index))]
+        case let .settled(time, index): name = "settled"; fields = [("t", seconds(time)), ("index", Double(index))]
         }
-        // Sorted keys: the same events always print the same bytes.
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        // Sorted keys: the same events always print the same bytes. Every value is a number
+        // except the event's name, which is one of four fixed words (nothing to escape).
+        let members = (fields.map { ($0.0, number($0.1)) } + [("event", "\"\(name)\"")]).sorted { $0.0 < $1.0 }
+        return "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// JSON numbers as JSONSerialization wrote them: whole values without ".0".
+    private static func number(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
     }
 
     static func logLine(_ event: CarouselEvent) -> String {

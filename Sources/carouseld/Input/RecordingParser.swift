@@ -1,57 +1,51 @@
-import Foundation
-import Yams
-
-/// Reads `libinput record` YAML with Yams. Every error names the file and the line: YAML syntax
-/// errors carry libyaml's mark, structural ones the mark of the node that is wrong.
-/// Keys the format does not define are ignored, as libinput-record(1) asks of parsers.
+/// Reads `libinput record` YAML through Debian's libyaml (`YAMLTree`). Every error names the
+/// file and the line: YAML syntax errors carry libyaml's mark, structural ones the line of the
+/// node that is wrong. Keys the format does not define are ignored, as libinput-record(1) asks.
 enum RecordingParser {
+    /// Recordings of long sessions reach a few MB; anything far beyond is not a recording.
+    static let sizeLimit = 64 << 20
+
     static func load(path: String) throws -> Recording {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try FileReading.read(path, limit: sizeLimit)
         } catch {
-            throw RecordingError(path: path, line: nil, message: "cannot read the file (\(error.localizedDescription))")
+            throw RecordingError(path: path, line: nil, message: "cannot read the file (\(FileReading.message(error)))")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw RecordingError(path: path, line: nil, message: "not UTF-8 text, so not a libinput recording")
         }
         return try parse(text, path: path)
     }
 
     static func parse(_ text: String, path: String) throws -> Recording {
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
+            root = try YAMLTree.parse(text)
+        } catch {
             throw syntaxError(error, path: path, text: text)
         }
         let p = Structure(path: path)
-        guard let root, let top = root.mapping else {
+        guard let root, root.pairs != nil else {
             throw p.error(root, "expected a libinput recording (a mapping with a 'devices' list)")
         }
-        guard let devicesNode = top["devices"] else {
+        guard let devicesNode = root["devices"] else {
             throw p.error(root, "no 'devices' list: not a libinput recording")
         }
-        guard let devices = devicesNode.sequence, !devices.isEmpty else {
+        guard let devices = devicesNode.items, !devices.isEmpty else {
             throw p.error(devicesNode, "'devices' must be a non-empty list")
         }
         return Recording(path: path, devices: try devices.map { try p.device($0) })
     }
 
-    private static func syntaxError(_ error: YamlError, path: String, text: String) -> RecordingError {
-        switch error {
-        case .scanner(let context, let problem, let mark, _),
-             .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
-            // libyaml names the line where it noticed; the context names where the broken part began.
-            let began = context.map { " \($0.text) that starts on line \($0.mark.line)" } ?? ""
-            return RecordingError(path: path, line: mark.line, message: "invalid YAML: \(problem)\(began)")
-        case .reader(let problem, let offset, _, _):
-            let line = offset.map { off in text.utf8.prefix(off).reduce(1) { $1 == 10 ? $0 + 1 : $0 } }
-            return RecordingError(path: path, line: line, message: "unreadable YAML: \(problem)")
-        default:
-            return RecordingError(path: path, line: nil, message: "invalid YAML: \(error)")
+    private static func syntaxError(_ error: YAMLSyntaxError, path: String, text: String) -> RecordingError {
+        if error.context == "reader" {
+            let line = error.contextLine.map { off in text.utf8.prefix(off).reduce(1) { $1 == 10 ? $0 + 1 : $0 } }
+            return RecordingError(path: path, line: line, message: "unreadable YAML: \(error.problem)")
         }
+        // libyaml names the line where it noticed; the context names where the broken part began.
+        let began = error.context.map { " \($0) that starts on line \(error.contextLine ?? 0)" } ?? ""
+        return RecordingError(path: path, line: error.line, message: "invalid YAML: \(error.problem)\(began)")
     }
 }
 
@@ -59,26 +53,26 @@ enum RecordingParser {
 private struct Structure {
     let path: String
 
-    func error(_ node: Node?, _ message: String) -> RecordingError {
-        RecordingError(path: path, line: node?.mark?.line, message: message)
+    func error(_ node: YAMLNode?, _ message: String) -> RecordingError {
+        RecordingError(path: path, line: node?.line, message: message)
     }
 
-    func device(_ node: Node) throws -> RecordedDevice {
-        guard let device = node.mapping else { throw error(node, "a device must be a mapping with 'evdev' and 'events'") }
-        guard let evdevNode = device["evdev"], let evdev = evdevNode.mapping else {
+    func device(_ node: YAMLNode) throws -> RecordedDevice {
+        guard node.pairs != nil else { throw error(node, "a device must be a mapping with 'evdev' and 'events'") }
+        guard let evdev = node["evdev"], evdev.pairs != nil else {
             throw error(node, "device has no 'evdev' description")
         }
-        let name = evdev["name"]?.scalar?.string ?? "unnamed device"
+        let name = evdev["name"]?.string ?? "unnamed device"
         var codes: [Int: Set<Int>] = [:]
         if let codesNode = evdev["codes"] {
-            guard let map = codesNode.mapping else { throw error(codesNode, "'codes' must map an event type to a list of codes") }
+            guard let map = codesNode.pairs else { throw error(codesNode, "'codes' must map an event type to a list of codes") }
             for (typeNode, list) in map {
                 codes[try int(typeNode, "an event type")] = Set(try ints(list, "a list of event codes"))
             }
         }
         var absinfo: [Int: AbsInfo] = [:]
         if let absNode = evdev["absinfo"] {
-            guard let map = absNode.mapping else { throw error(absNode, "'absinfo' must map an axis code to [min, max, fuzz, flat, resolution]") }
+            guard let map = absNode.pairs else { throw error(absNode, "'absinfo' must map an axis code to [min, max, fuzz, flat, resolution]") }
             for (codeNode, valueNode) in map {
                 let v = try ints(valueNode, "[min, max, fuzz, flat, resolution]")
                 guard v.count == 5 else { throw error(valueNode, "absinfo needs 5 numbers [min, max, fuzz, flat, resolution], found \(v.count)") }
@@ -87,22 +81,22 @@ private struct Structure {
             }
         }
         let properties = Set(try evdev["properties"].map { try ints($0, "a list of input properties") } ?? [])
-        let udevProperties = device["udev"]?.mapping?["properties"]?.sequence?.compactMap { $0.scalar?.string } ?? []
+        let udevProperties = node["udev"]?["properties"]?.items?.compactMap { $0.string } ?? []
         var frames: [EvdevFrame] = []
-        if let eventsNode = device["events"], !isNull(eventsNode) {
-            guard let entries = eventsNode.sequence else { throw error(eventsNode, "'events' must be a list") }
+        if let eventsNode = node["events"], !isNull(eventsNode) {
+            guard let entries = eventsNode.items else { throw error(eventsNode, "'events' must be a list") }
             for entry in entries {
-                guard let map = entry.mapping else { throw error(entry, "an 'events' entry must be a mapping such as 'evdev: [...]'") }
-                guard let list = map["evdev"] else { continue }  // hid and libinput entries are not replayed
+                guard entry.pairs != nil else { throw error(entry, "an 'events' entry must be a mapping such as 'evdev: [...]'") }
+                guard let list = entry["evdev"] else { continue }  // hid and libinput entries are not replayed
                 frames.append(try frame(list))
             }
         }
-        return RecordedDevice(name: name, line: node.mark?.line ?? 0, codes: codes, absinfo: absinfo,
+        return RecordedDevice(name: name, line: node.line, codes: codes, absinfo: absinfo,
                               properties: properties, udevProperties: udevProperties, frames: frames)
     }
 
-    private func frame(_ node: Node) throws -> EvdevFrame {
-        guard let list = node.sequence, !list.isEmpty else { throw error(node, "'evdev' must be a non-empty list of [sec, usec, type, code, value]") }
+    private func frame(_ node: YAMLNode) throws -> EvdevFrame {
+        guard let list = node.items, !list.isEmpty else { throw error(node, "'evdev' must be a non-empty list of [sec, usec, type, code, value]") }
         var events: [EvdevEvent] = []
         for item in list {
             let v = try ints(item, "[sec, usec, type, code, value]")
@@ -117,27 +111,27 @@ private struct Structure {
         guard last.type == 0, last.code == 0 else {
             throw error(list[list.endIndex - 1], "an evdev frame must end with SYN_REPORT [sec, usec, 0, 0, 0]")
         }
-        return EvdevFrame(line: node.mark?.line ?? 0, events: events)
+        return EvdevFrame(line: node.line, events: events)
     }
 
-    private func int(_ node: Node, _ what: String) throws -> Int {
-        guard let s = node.scalar?.string, let v = Int(s) else { throw error(node, "expected \(what), found \(describe(node))") }
+    private func int(_ node: YAMLNode, _ what: String) throws -> Int {
+        guard let s = node.string, let v = Int(s) else { throw error(node, "expected \(what), found \(describe(node))") }
         return v
     }
 
-    private func ints(_ node: Node, _ what: String) throws -> [Int] {
-        guard let seq = node.sequence else { throw error(node, "expected \(what), found \(describe(node))") }
+    private func ints(_ node: YAMLNode, _ what: String) throws -> [Int] {
+        guard let seq = node.items else { throw error(node, "expected \(what), found \(describe(node))") }
         return try seq.map { try int($0, "a whole number in \(what)") }
     }
 
     /// `events:` with nothing after it: a device that sent nothing.
-    private func isNull(_ node: Node) -> Bool {
-        node.scalar.map { ["", "~", "null", "Null", "NULL"].contains($0.string) } ?? false
+    private func isNull(_ node: YAMLNode) -> Bool {
+        node.string.map { ["", "~", "null", "Null", "NULL"].contains($0) } ?? false
     }
 
-    private func describe(_ node: Node) -> String {
+    private func describe(_ node: YAMLNode) -> String {
         switch node {
-        case .scalar(let s): return "'\(s.string)'"
+        case .scalar(let s, _): return "'\(s)'"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
         }

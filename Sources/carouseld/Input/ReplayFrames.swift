@@ -1,5 +1,5 @@
 import CarouselEngine
-import Foundation
+import FoundationEssentials
 
 /// `carouseld replay --frames DIR`: every 60 Hz frame of a replay as a PNG, drawn by the same
 /// image store and compositor as the daemon, so a user sees offline what the panel would show.

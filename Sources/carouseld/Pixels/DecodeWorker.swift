@@ -1,10 +1,9 @@
-import Foundation
-
 /// The decode thread and the state it shares with the event loop, under one condition lock.
 /// The loop says which playlist indices it wants, most urgent first; the worker decodes the
 /// first wanted one that is neither cached nor failed, then reports through `onResult`.
 /// Kept apart from `ImageStore` so the thread holds this object, not the store, and the
-/// store's deinit can stop it.
+/// store's deinit can stop it without waiting: a decode in flight (seconds for a huge photo)
+/// finishes on the thread and is dropped, and `onResult` is never called after `stop()`.
 final class DecodeWorker: @unchecked Sendable {
     struct Update: Equatable {
         var ready: [Int] = []
@@ -13,7 +12,7 @@ final class DecodeWorker: @unchecked Sendable {
     }
 
     let paths: [String]
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private let onResult: @Sendable () -> Void
     // Everything below is guarded by `condition`.
     private var spec: CardSpec
@@ -31,18 +30,23 @@ final class DecodeWorker: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "carouseld-decode"
-        thread.start()
+        DetachedThread.start(name: "carouseld-decode") { [self] in run() }
     }
 
-    /// Asks the thread to finish its current decode and exit, and waits for it.
+    /// Tells the thread to exit after its current decode, whose result is dropped. Returns at
+    /// once: the event loop never waits for a decode (a reload retires the old store this way).
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
+        condition.withLock {
+            stopping = true
+            cache.removeAll()
+            condition.broadcast()
+        }
+    }
+
+    /// Blocks until the thread has exited (tests).
+    func waitUntilFinished() {
+        condition.lock(); defer { condition.unlock() }
         while !finished { condition.wait() }
-        condition.unlock()
     }
 
     /// Sets the card look and the wanted indices; drops cards that are no longer wanted.
@@ -100,6 +104,7 @@ final class DecodeWorker: @unchecked Sendable {
             if case .failure(let error) = result { Log.warning("skipping \(paths[index]): \(error)") }
             condition.lock()
             inFlight = nil
+            if stopping { break }
             switch result {
             case .success(let card):
                 // A result for an old card size, or for a card scrolled away meanwhile, is dropped.
@@ -112,9 +117,9 @@ final class DecodeWorker: @unchecked Sendable {
                 pending.failed.append(index)
             }
             condition.broadcast()
-            condition.unlock()
+            // Under the lock, so `stop()` returning means no further call: the callback
+            // writes to the owner's eventfd, which is closed right after.
             onResult()
-            condition.lock()
         }
         finished = true
         condition.broadcast()

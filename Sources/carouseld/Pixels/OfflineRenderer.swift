@@ -1,5 +1,4 @@
 import CarouselEngine
-import Foundation
 
 /// Renders frames of the carousel with no display: the engine is stepped at 60 Hz from 0 (as
 /// the display would) with the touch script applied at its times, and at each requested time
@@ -69,6 +68,6 @@ final class OfflineRenderer {
 
     /// "frame-0001.500.png": seconds with 3 decimals, zero-padded so names sort by time.
     static func fileName(at time: Double) -> String {
-        String(format: "frame-%08.3f.png", time)
+        formatted("frame-%08.3f.png", time)
     }
 }

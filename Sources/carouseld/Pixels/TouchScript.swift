@@ -1,5 +1,5 @@
 import CarouselEngine
-import Foundation
+import FoundationEssentials
 
 /// A tiny timed touch script for `carouseld render --input`, a JSON list such as
 /// `[{"t":1.0,"slot":0,"phase":"down","x":900,"y":400}, ...]` (t in seconds, x/y in screen
@@ -20,11 +20,11 @@ enum TouchScript {
     }
 
     static func load(_ path: String) throws(Failure) -> [TouchFrame] {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw Failure(path: path, reason: "cannot read (\(error.localizedDescription))")
+        let bytes: [UInt8]
+        do { bytes = try FileReading.read(path, limit: 16 << 20) } catch {
+            throw Failure(path: path, reason: "cannot read (\(FileReading.message(error)))")
         }
-        return try parse(data, path: path)
+        return try parse(Data(bytes), path: path)
     }
 
     static func parse(_ data: Data, path: String) throws(Failure) -> [TouchFrame] {

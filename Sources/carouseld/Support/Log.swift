@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import Synchronization
 
 /// journald-friendly logging: one line per event on stderr, with the syslog priority
 /// prefix (`<3>` error, `<4>` warning, `<6>` info, `<7>` debug) that journald reads.
@@ -9,11 +10,11 @@ enum Log {
     }
 
     /// Lines above this level are dropped (CAROUSELD_DEBUG=1 shows debug lines).
-    nonisolated(unsafe) static var threshold: Level =
-        ProcessInfo.processInfo.environment["CAROUSELD_DEBUG"] == nil ? .info : .debug
+    nonisolated(unsafe) static var threshold: Level = getenv("CAROUSELD_DEBUG") == nil ? .info : .debug
     /// Tests capture lines here instead of stderr.
     nonisolated(unsafe) static var sink: ((Level, String) -> Void)? = nil
-    private static let lock = NSLock()
+    /// Lines from the decode thread and the loop never interleave.
+    private static let lock = Mutex(())
 
     static func error(_ message: @autoclosure () -> String) { write(.error, message()) }
     static func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
@@ -23,10 +24,25 @@ enum Log {
 
     private static func write(_ level: Level, _ message: String) {
         guard level <= threshold else { return }
-        lock.lock(); defer { lock.unlock() }
-        if let sink { sink(level, message); return }
-        // One line per event: embedded newlines would split an event in the journal.
-        let line = "<\(level.rawValue)>" + message.replacingOccurrences(of: "\n", with: " ") + "\n"
-        FileHandle.standardError.write(line.data(using: .utf8)!)
+        lock.withLock { _ in
+            if let sink { sink(level, message); return }
+            // One line per event: embedded newlines would split an event in the journal.
+            let line = "<\(level.rawValue)>" + String(message.map { $0 == "\n" ? " " : $0 }) + "\n"
+            StandardError.write(line)
+        }
+    }
+}
+
+/// Whole writes to stderr (fd 2), retried on EINTR and short writes.
+enum StandardError {
+    static func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
+            }
+        }
     }
 }

@@ -1,5 +1,5 @@
 import CarouselEngine
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The measurements behind `carouseld bench`, at one screen size. Frames come from the real
@@ -25,7 +25,7 @@ struct Benchmark {
             sources.append(path)
         }
         return try (0..<total).map { i in
-            let path = "\(directory)/\(String(format: "photo-%03d.jpg", i))"
+            let path = "\(directory)/\(formatted("photo-%03d.jpg", i))"
             if link(sources[i % sources.count], path) != 0 {
                 try FileManager.default.copyItem(atPath: sources[i % sources.count], toPath: path)
             }
@@ -60,7 +60,7 @@ struct Benchmark {
         /// "61 % copied, ..." of all card pixels.
         var pixelShares: String {
             let total = Double(max(1, copiedPixels + bilinearPixels + nearestPixels))
-            return String(format: "%.0f %% copied, %.0f %% sampled bilinear, %.0f %% sampled nearest",
+            return formatted("%.0f %% copied, %.0f %% sampled bilinear, %.0f %% sampled nearest",
                           Double(copiedPixels) / total * 100, Double(bilinearPixels) / total * 100,
                           Double(nearestPixels) / total * 100)
         }

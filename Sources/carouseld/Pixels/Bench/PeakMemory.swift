@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The process's peak resident set size (VmHWM in /proc/self/status), in bytes.
 enum PeakMemory {

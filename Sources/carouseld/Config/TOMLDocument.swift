@@ -1,0 +1,85 @@
+import CTOML
+
+/// A top-level value of `carouseld.conf`, as toml++ read it.
+struct TOMLValue: Sendable {
+    let kind: carouseld_toml_kind
+    /// The string for strings; the value as TOML writes it for scalars; empty for arrays and tables.
+    let text: String
+    private let integer: Int64
+    private let number: Double
+    private let boolean: Bool
+
+    init(_ entry: carouseld_toml_entry) {
+        kind = entry.kind
+        text = String(decoding: UnsafeRawBufferPointer(start: entry.text, count: entry.text_length), as: UTF8.self)
+        integer = entry.integer
+        number = entry.number
+        boolean = entry.boolean != 0
+    }
+
+    var string: String? { kind == CAROUSELD_TOML_STRING ? text : nil }
+    var int: Int? { kind == CAROUSELD_TOML_INTEGER ? Int(exactly: integer) : nil }
+    var double: Double? { kind == CAROUSELD_TOML_FLOAT ? number : nil }
+    var bool: Bool? { kind == CAROUSELD_TOML_BOOLEAN ? boolean : nil }
+
+    /// The type's name in messages ("got floating-point number 2.5").
+    var typeName: String {
+        switch kind {
+        case CAROUSELD_TOML_STRING: return "string"
+        case CAROUSELD_TOML_INTEGER: return "integer"
+        case CAROUSELD_TOML_FLOAT: return "floating-point number"
+        case CAROUSELD_TOML_BOOLEAN: return "bool"
+        case CAROUSELD_TOML_DATE: return "date"
+        case CAROUSELD_TOML_TIME: return "time"
+        case CAROUSELD_TOML_DATE_TIME: return "date-time"
+        case CAROUSELD_TOML_ARRAY: return "array"
+        default: return "table"
+        }
+    }
+
+    /// The value as written, as a message shows it.
+    var shown: String {
+        switch kind {
+        case CAROUSELD_TOML_STRING: return "\"\(text)\""
+        case CAROUSELD_TOML_ARRAY: return "[…]"
+        case CAROUSELD_TOML_TABLE: return "{…}"
+        default: return text
+        }
+    }
+}
+
+/// The top-level keys of a TOML document, in file order, each with its line (toml++ through
+/// the `CTOML` shim).
+enum TOMLDocument {
+    struct Entry: Sendable {
+        let key: String
+        let line: Int
+        let value: TOMLValue
+    }
+
+    struct SyntaxError: Error, Sendable {
+        let message: String
+        let line: Int
+        let column: Int
+    }
+
+    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> [Entry] {
+        var message = [CChar](repeating: 0, count: 512)
+        var line: Int32 = 0, column: Int32 = 0
+        let parsed = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { text in
+                carouseld_toml_parse(text.baseAddress, text.count, &message, message.count, &line, &column)
+            }
+        }
+        guard let document = parsed else {
+            let text = String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw SyntaxError(message: text, line: Int(line), column: Int(column))
+        }
+        defer { carouseld_toml_free(document) }
+        let entries = UnsafeBufferPointer(start: carouseld_toml_entries(document), count: carouseld_toml_count(document))
+        return entries.map { entry in
+            Entry(key: String(decoding: UnsafeRawBufferPointer(start: entry.key, count: entry.key_length), as: UTF8.self),
+                  line: Int(entry.line), value: TOMLValue(entry))
+        }
+    }
+}
