@@ -125,6 +125,19 @@ check "--backend fbdev draws on /dev/fb0" grep -q "/dev/fb0 (fbdev) 1280x800" "$
 matches "fbdev shows the rendered picture" "$out/fbdev.ppm" "$long_ref" 10
 stop
 
+echo "## the display driver goes away and comes back under the running daemon"
+# As when a GPU driver is reloaded or a card is unplugged: the daemon must wait, not exit,
+# and show the carousel again on the new card by itself.
+start rebind --config "$long"
+pci=$(basename "$(readlink -f /sys/class/drm/card0/device)")
+echo "$pci" > /sys/bus/pci/drivers/bochs-drm/unbind
+check "driver unbound: the daemon notices and waits" waitfor "was removed; waiting for a display device" "$out/rebind.log" 20
+echo "$pci" > /sys/bus/pci/drivers/bochs-drm/bind
+matches "driver bound again: the same process shows the carousel" "$out/rebind.ppm" "$long_ref" 60
+check "the daemon did not exit meanwhile" kill -0 "$pid"
+stop
+ls /dev/dri | sed 's/^/  now: /'
+
 echo "## clear failures"
 bad=/tmp/badmode; mkdir -p $bad; printf 'mode = "1234x567"\nmedia = "%s"\n' "$repo/config/example/images" > $bad/carouseld.conf
 fails "config mode 1234x567: fails, listing the modes on offer" "$out/badmode.log" \

@@ -31,7 +31,7 @@ final class DaemonRunner {
     private let signals: SignalSource
     private let notifier = Notifier()
     private let live: LiveConfig
-    private let display: DisplayOutput
+    private let display: DisplaySupervisor
     private let daemon: Daemon
     private var renderer: CompositorRenderer
     private var watchdog: Watchdog
@@ -61,7 +61,7 @@ final class DaemonRunner {
         Log.info("config \(loaded.directory): \(loaded.playlist.count) pictures from "
                  + (loaded.playlistFile ?? loaded.mediaDirectory))
         do {
-            display = try DisplayOpener.open(options.outputSettings(loaded.config), backend: options.backend)
+            display = try DisplaySupervisor(settings: options.outputSettings(loaded.config), backend: options.backend)
             displayRotation = options.outputSettings(loaded.config).rotation
         } catch {
             Log.error("\(error)")
@@ -90,6 +90,12 @@ final class DaemonRunner {
     /// Shows the first frame and runs until SIGTERM or SIGINT.
     func run() throws {
         daemon.start()
+        if display.size == nil {
+            // Started, but nothing to show on yet: systemd must not time the start out (the
+            // display may take any time), and `systemctl status` says what is awaited.
+            notifier.ready()
+            notifier.status("waiting for a display: \(display.summary)")
+        }
         try loop.run()
         Log.info("exited after \(daemon.framesPresented) frames and \(loop.wakeups) wakeups")
     }

@@ -6,13 +6,22 @@ enum DisplayBackend: String, CaseIterable {
     case auto, drm, fbdev
 }
 
-/// Finds and opens the screen: the card that has the named connector (or any card), or
-/// /dev/fb0 when there is no KMS device.
+/// Finds and opens the screen: the card that has the named connector (or any card), a real
+/// KMS driver's card before a firmware framebuffer's (simpledrm), or /dev/fb0 when there is
+/// no KMS device.
 enum DisplayOpener {
-    static func open(_ settings: OutputSettings, backend: DisplayBackend = .auto) throws(DisplayError) -> DisplayOutput {
-        if backend == .fbdev { return try FbdevOutput(rotation: settings.rotation) }
-        let cards = DrmCard.discover()
+    /// `realOnly`: only a card driven by a real KMS driver will do (moving off a firmware
+    /// framebuffer); `.noDevice` when there is none.
+    static func open(_ settings: OutputSettings, backend: DisplayBackend = .auto,
+                     realOnly: Bool = false) throws(DisplayError) -> DisplayOutput {
+        if backend == .fbdev {
+            if realOnly { throw .noDevice("fbdev was asked for") }
+            return try FbdevOutput(rotation: settings.rotation)
+        }
+        let ranked = DrmCard.discover().map { (path: $0, firmware: isFirmware($0)) }
+        let cards = (ranked.filter { !$0.firmware } + ranked.filter { $0.firmware && !realOnly }).map(\.path)
         guard !cards.isEmpty else {
+            if realOnly { throw .noDevice("no KMS driver's card") }
             if backend == .auto, access("/dev/fb0", F_OK) == 0 {
                 Log.notice("no DRM device; falling back to fbdev /dev/fb0")
                 return try FbdevOutput(rotation: settings.rotation)
@@ -36,5 +45,13 @@ enum DisplayOpener {
             throw .connectorNotFound(name: name, available: allConnectors)
         }
         throw firstError ?? .noDevice("no usable card among \(cards.joined(separator: ", "))")
+    }
+
+    /// Whether the card at `path` is a firmware framebuffer (its driver read without
+    /// becoming DRM master). A card that cannot be opened counts as real: opening it for the
+    /// screen then reports why.
+    private static func isFirmware(_ path: String) -> Bool {
+        guard let card = try? DrmCard(path: path, master: false) else { return false }
+        return DrmCard.firmwareDrivers.contains(card.driverName)
     }
 }

@@ -16,8 +16,15 @@ protocol DisplayOutput: AnyObject {
     /// Called when the screen appears, changes mode or disappears: the next frame must be
     /// drawn in full at the new `size`.
     var onScreenChanged: (() -> Void)? { get set }
+    /// The device node, e.g. /dev/dri/card0 or /dev/fb0.
+    var devicePath: String { get }
+    /// True for a framebuffer the firmware set up (simpledrm, efifb through fbdev): a real
+    /// KMS driver that loads later takes its place.
+    var isFirmwareFramebuffer: Bool { get }
     /// Registers the output's descriptors (flip events, hotplug) with the loop.
     func attach(to loop: EventLoop) throws
+    /// Takes them out again: the output is being replaced.
+    func detach()
     /// Draws a frame into a free buffer with `draw` and queues it for display. The buffer is
     /// in screen orientation (rotation is applied afterwards) and holds whatever was drawn into
     /// it last; renderers only write to it (scanout memory is often uncached).

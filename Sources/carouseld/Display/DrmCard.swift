@@ -42,6 +42,9 @@ final class DrmCard {
         drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
     }
 
+    /// KMS drivers over a framebuffer the firmware left behind; the real GPU driver replaces them.
+    static let firmwareDrivers: Set<String> = ["simpledrm", "efidrm", "vesadrm", "ofdrm"]
+
     /// The driver name, e.g. "bochs-drm".
     var driverName: String {
         guard let version = drmGetVersion(fd) else { return "unknown" }

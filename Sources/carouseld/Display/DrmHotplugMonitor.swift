@@ -22,13 +22,14 @@ final class DrmHotplugMonitor {
         udev_unref(udev)
     }
 
-    /// Reads the pending events; true if any was a change of a card (HOTPLUG=1 or "change").
+    /// Reads the pending events; true if any was a change of a card (HOTPLUG=1 or "change"),
+    /// or a connector added (a driver that just loaded registers its connectors after the card).
     func drain() -> Bool {
         var changed = false
         while let device = udev_monitor_receive_device(monitor) {
             let action = udev_device_get_action(device).map { String(cString: $0) }
             let hotplug = udev_device_get_property_value(device, "HOTPLUG").map { String(cString: $0) }
-            if hotplug == "1" || action == "change" { changed = true }
+            if hotplug == "1" || action == "change" || action == "add" { changed = true }
             udev_device_unref(device)
         }
         return changed

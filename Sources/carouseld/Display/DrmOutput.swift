@@ -42,6 +42,17 @@ final class DrmOutput: DisplayOutput {
         return 1.0 / Double(refresh)
     }
 
+    var devicePath: String { card.path }
+    var isFirmwareFramebuffer: Bool { DrmCard.firmwareDrivers.contains(card.driverName) }
+
+    func detach() {
+        loop?.remove(fd: card.fd)
+        if let hotplug { loop?.remove(fd: hotplug.fd) }
+        hotplug = nil
+        onPresented = nil
+        onScreenChanged = nil
+    }
+
     func attach(to loop: EventLoop) throws {
         self.loop = loop
         try loop.add(fd: card.fd) { [unowned self] in handleDrmEvents() }

@@ -70,6 +70,10 @@ final class FbdevOutput: DisplayOutput {
     var refreshInterval: Double { 1.0 / 60 }
 
     func attach(to loop: EventLoop) throws { self.loop = loop }
+    func detach() { onPresented = nil; onScreenChanged = nil }
+    var devicePath: String { path }
+    /// fbdev is the fallback: any KMS card that appears is preferred.
+    var isFirmwareFramebuffer: Bool { true }
 
     func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
         guard !drawing else { throw .unsupported("present called while the previous frame is being reported") }

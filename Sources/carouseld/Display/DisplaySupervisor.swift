@@ -1,0 +1,104 @@
+import CarouselEngine
+
+/// The screen the daemon draws on, kept through driver changes, so the daemon never has to
+/// restart for them:
+/// - no display device at start (the GPU driver loads late): it waits for udev's add event;
+/// - a firmware framebuffer (simpledrm, /dev/fb0) at start: it moves to the real KMS card
+///   once that appears;
+/// - the device in use is removed: it waits for another one.
+/// Everything else is forwarded to the current output.
+final class DisplaySupervisor: DisplayOutput {
+    private let settings: OutputSettings
+    private let backend: DisplayBackend
+    private(set) var current: DisplayOutput?
+    private var monitor: DisplayDeviceMonitor?
+    private weak var loop: EventLoop?
+
+    var onPresented: ((Double) -> Void)?
+    var onScreenChanged: (() -> Void)?
+
+    /// Opens the display if there is one. Only a missing device is waited for; every other
+    /// failure (permissions, another DRM master, an unknown connector) is thrown.
+    init(settings: OutputSettings, backend: DisplayBackend) throws(DisplayError) {
+        self.settings = settings
+        self.backend = backend
+        do {
+            current = try DisplayOpener.open(settings, backend: backend)
+        } catch .noDevice(let reason) {
+            Log.notice("no display device yet (\(reason)); waiting for one")
+        }
+    }
+
+    var summary: String { current?.summary ?? "waiting for a display device" }
+    var size: Size? { current?.size }
+    var canPresent: Bool { current?.canPresent ?? false }
+    var refreshInterval: Double { current?.refreshInterval ?? 1.0 / 60 }
+    var devicePath: String { current?.devicePath ?? "" }
+    var isFirmwareFramebuffer: Bool { current?.isFirmwareFramebuffer ?? false }
+
+    func attach(to loop: EventLoop) throws {
+        self.loop = loop
+        if let current { try use(current) }
+        monitor = DisplayDeviceMonitor()
+        guard let monitor else {
+            return Log.warning("udev monitor unavailable: a display driver that loads later will not be noticed")
+        }
+        try loop.add(fd: monitor.fd) { [unowned self] in
+            let events = monitor.drain()
+            if !events.isEmpty { devicesChanged(events) }
+        }
+    }
+
+    func detach() {
+        current?.detach()
+        if let monitor { loop?.remove(fd: monitor.fd) }
+        monitor = nil
+    }
+
+    func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
+        guard let current else { throw .noDevice("no display device") }
+        try current.present(draw)
+    }
+
+    func restore() {
+        onPresented = nil
+        onScreenChanged = nil
+        current?.restore()
+    }
+
+    // MARK: -
+
+    private func use(_ output: DisplayOutput) throws {
+        output.onPresented = { [unowned self] time in onPresented?(time) }
+        output.onScreenChanged = { [unowned self] in onScreenChanged?() }
+        if let loop { try output.attach(to: loop) }
+    }
+
+    private func devicesChanged(_ events: [DisplayDeviceMonitor.Event]) {
+        if let old = current, events.contains(where: { $0.action == "remove" && $0.devnode == old.devicePath }) {
+            Log.notice("\(old.devicePath) was removed; waiting for a display device")
+            old.detach()
+            current = nil
+            onScreenChanged?()
+        }
+        guard current == nil || current?.isFirmwareFramebuffer == true,
+              events.contains(where: { $0.action == "add" }) else { return }
+        let replacing = current
+        do {
+            let output = try DisplayOpener.open(settings, backend: backend, realOnly: replacing != nil)
+            if let replacing {
+                Log.notice("moving from the firmware framebuffer \(replacing.devicePath) to \(output.devicePath)")
+                replacing.detach()
+                replacing.restore()
+            }
+            current = output
+            try use(output)
+            onScreenChanged?()
+        } catch let error as DisplayError {
+            if case .noDevice = error { return }  // not a display we can use yet
+            Log.error("display device appeared, but: \(error)")
+        } catch {
+            Log.error("watching \(current?.devicePath ?? "the new display"): \(error)")
+        }
+    }
+}
