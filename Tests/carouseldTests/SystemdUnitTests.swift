@@ -33,7 +33,7 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: builtBinary), builtBinary)
         let dir = try ConfigTestDirectory()
         let text = try String(contentsOfFile: unitPath, encoding: .utf8)
-            .replacingOccurrences(of: "/usr/local/bin/carouseld", with: builtBinary)
+            .replacingOccurrences(of: "/usr/bin/carouseld", with: builtBinary)
         return (dir, try dir.write("carouseld.service", text))
     }
 
