@@ -90,6 +90,10 @@ needed=$(sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' <<<"$dynamic" | tr '\n' ' ')
 echo "NEEDED: $needed"
 check "readelf -d: no Swift, Foundation, dispatch or ICU library NEEDED" \
   bash -c '! grep -Eiq "swift|foundation|dispatch|blocksruntime|icu" <<<"$1"' _ "$needed"
+# Full Foundation would link ICU statically: its data blob (icudtNN) alone is 30+ MB.
+check "no ICU linked in statically (no icudt data, no ucol_/ubrk_ strings)" \
+  bash -c '! grep -aEq "icudt[0-9]+|ucol_open|ubrk_open" "$1"' _ "$bin"
+check "stripped binary is at most 20 MB ($(stat -c %s "$bin") bytes)" [ "$(stat -c %s "$bin")" -le $((20 * 1024 * 1024)) ]
 check "stripped: no .debug_* or .symtab section" bash -c '! readelf -S -W "$1" | grep -Eq "\.debug_|\.symtab"' _ "$bin"
 case "$arch" in
   amd64) machine='X86-64' ;; arm64) machine='AArch64' ;; armhf) machine='ARM' ;;
