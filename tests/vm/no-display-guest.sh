@@ -18,7 +18,7 @@ kill -TERM "$pid" 2>/dev/null; wait "$pid"; rc=$?
 sed 's/^/  /' "$out/nodri.log"
 check "no /dev/dri: the daemon keeps running, waiting for a display" [ "$alive" -eq 0 ]
 check "no /dev/dri: the log says what it waits for" \
-  grep -q "no display device yet (no DRM device (no /dev/dri/card\*).*waiting for one" "$out/nodri.log"
+  grep -q "no display yet: no DRM device (no /dev/dri/card\*).*waiting for one" "$out/nodri.log"
 check "no /dev/dri: SIGTERM while waiting exits 0" [ "$rc" -eq 0 ]
 "$bin" outputs > "$out/nodri-outputs.log" 2>&1; rc=$?
 check "no /dev/dri: outputs fails with the same message" \

@@ -24,8 +24,9 @@ final class DisplaySupervisor: DisplayOutput {
         self.backend = backend
         do {
             current = try DisplayOpener.open(settings, backend: backend)
-        } catch .noDevice(let reason) {
-            Log.notice("no display device yet (\(reason)); waiting for one")
+        } catch {
+            guard case .noDevice = error else { throw error }
+            Log.notice("no display yet: \(error); waiting for one")
         }
     }
 
