@@ -16,6 +16,9 @@ final class FakeOutput: DisplayOutput {
     var summary: String { "fake" }
     var canPresent: Bool { size != nil && !pending }
     func attach(to loop: EventLoop) throws {}
+    func detach() {}
+    var devicePath: String { "/dev/fake" }
+    var isFirmwareFramebuffer: Bool { false }
     func restore() {}
 
     func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {

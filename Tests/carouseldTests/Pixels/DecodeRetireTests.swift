@@ -1,0 +1,40 @@
+import CarouselEngine
+import Glibc
+import XCTest
+@testable import carouseld
+
+/// A reload retires the old image store on the event loop. Its decode worker may be in the
+/// middle of a huge picture: stopping it must not wait for that decode (it used to, freezing
+/// frames and the watchdog for as long as the decode took), and its result is dropped.
+final class DecodeRetireTests: XCTestCase {
+    func testStoppingNeverWaitsForTheDecodeInFlight() throws {
+        let dir = try TestPictures.temporaryDirectory(self)
+        // 60 megapixels: libpng inflates every row, so the decode takes a while.
+        let path = try TestPictures.writePNG(TestPictures.solid(0x3060D0, width: 7746, height: 7746), "\(dir)/huge.png")
+        let results = ResultCounter()
+        let worker = DecodeWorker(paths: [path], spec: CardSpec(width: 320, height: 180)) { results.add() }
+        worker.start()
+        _ = worker.want([0], spec: CardSpec(width: 320, height: 180), visible: [0])
+        usleep(100_000)  // the decode is under way
+
+        let t0 = Stopwatch.now()
+        worker.stop()
+        let stop = Stopwatch.now() - t0
+        worker.waitUntilFinished()
+        let inFlight = Stopwatch.now() - t0
+        print(formatted("reload stall, 60-megapixel PNG decode in flight: stop() returned after %.2f ms; "
+                        + "the decode went on for %.0f ms more (what a stop that waits would have stalled)",
+                        stop * 1000, inFlight * 1000))
+        XCTAssertLessThan(stop, 0.05, "stop() must return at once")
+        XCTAssertGreaterThan(inFlight, stop, "the decode was still running when stop() returned")
+        XCTAssertEqual(results.count, 0, "a result that finished after stop() is dropped, and nobody is woken")
+        XCTAssertEqual(worker.cachedCount, 0)
+    }
+}
+
+private final class ResultCounter: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private var value = 0
+    func add() { lock.withLock { value += 1 } }
+    var count: Int { lock.withLock { value } }
+}
