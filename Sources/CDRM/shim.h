@@ -11,13 +11,8 @@
 #include <linux/fb.h>
 
 static inline uint32_t cdrm_format_xrgb8888(void) { return DRM_FORMAT_XRGB8888; }
-static inline uint64_t cdrm_format_mod_linear(void) { return DRM_FORMAT_MOD_LINEAR; }
 static inline uint32_t cdrm_mode_page_flip_event(void) { return DRM_MODE_PAGE_FLIP_EVENT; }
 static inline uint32_t cdrm_mode_atomic_allow_modeset(void) { return DRM_MODE_ATOMIC_ALLOW_MODESET; }
 static inline uint32_t cdrm_mode_atomic_nonblock(void) { return DRM_MODE_ATOMIC_NONBLOCK; }
 static inline uint32_t cdrm_mode_atomic_test_only(void) { return DRM_MODE_ATOMIC_TEST_ONLY; }
-static inline uint64_t cdrm_mode_rotate_0(void) { return DRM_MODE_ROTATE_0; }
-static inline uint64_t cdrm_mode_rotate_90(void) { return DRM_MODE_ROTATE_90; }
-static inline uint64_t cdrm_mode_rotate_180(void) { return DRM_MODE_ROTATE_180; }
-static inline uint64_t cdrm_mode_rotate_270(void) { return DRM_MODE_ROTATE_270; }
 #endif

@@ -9,10 +9,17 @@ final class AtomicCommitter: ModesetCommitter {
     private var fd: Int32 { card.fd }
     private let planeID: UInt32
     private let plane: DrmProperties
-    private let crtc: DrmProperties
-    private let connector: DrmProperties
+    /// Property ids, looked up once: a frame's commit names them without any search.
+    private let ids: PropertyIDs
     private var modeBlob: UInt32 = 0
     private var rotated = false
+
+    private struct PropertyIDs {
+        let fb, crtc, srcX, srcY, srcW, srcH, crtcX, crtcY, crtcW, crtcH: UInt32  // the plane's
+        let mode, active: UInt32                                                 // the CRTC's
+        let connectorCrtc: UInt32                                                // the connector's
+        let rotation: UInt32?
+    }
 
     /// Finds the primary plane of `target`'s CRTC and the property ids of all three objects.
     /// Throws when the card lacks something atomic needs; the caller then falls back to legacy.
@@ -32,13 +39,17 @@ final class AtomicCommitter: ModesetCommitter {
         }
         guard let primary else { throw .unsupported("no primary plane for CRTC \(target.crtcID)") }
         (planeID, plane) = primary
-        crtc = DrmProperties(fd: fd, objectID: target.crtcID, objectType: UInt32(DRM_MODE_OBJECT_CRTC))
-        connector = DrmProperties(fd: fd, objectID: target.connectorID, objectType: UInt32(DRM_MODE_OBJECT_CONNECTOR))
-        for name in ["FB_ID", "CRTC_ID", "SRC_X", "SRC_Y", "SRC_W", "SRC_H", "CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H"] {
-            _ = try plane.id(name, on: "primary plane")
-        }
-        _ = try crtc.id("MODE_ID", on: "CRTC"); _ = try crtc.id("ACTIVE", on: "CRTC")
-        _ = try connector.id("CRTC_ID", on: "connector \(target.connectorName)")
+        let crtc = DrmProperties(fd: fd, objectID: target.crtcID, objectType: UInt32(DRM_MODE_OBJECT_CRTC))
+        let connector = DrmProperties(fd: fd, objectID: target.connectorID, objectType: UInt32(DRM_MODE_OBJECT_CONNECTOR))
+        let plane = primary.1
+        func onPlane(_ name: String) throws(DisplayError) -> UInt32 { try plane.id(name, on: "primary plane") }
+        ids = PropertyIDs(
+            fb: try onPlane("FB_ID"), crtc: try onPlane("CRTC_ID"),
+            srcX: try onPlane("SRC_X"), srcY: try onPlane("SRC_Y"), srcW: try onPlane("SRC_W"), srcH: try onPlane("SRC_H"),
+            crtcX: try onPlane("CRTC_X"), crtcY: try onPlane("CRTC_Y"), crtcW: try onPlane("CRTC_W"), crtcH: try onPlane("CRTC_H"),
+            mode: try crtc.id("MODE_ID", on: "CRTC"), active: try crtc.id("ACTIVE", on: "CRTC"),
+            connectorCrtc: try connector.id("CRTC_ID", on: "connector \(target.connectorName)"),
+            rotation: plane["rotation"]?.id)
     }
 
     deinit { if modeBlob != 0 { drmModeDestroyPropertyBlob(fd, modeBlob) } }
@@ -70,7 +81,7 @@ final class AtomicCommitter: ModesetCommitter {
     func flip(_ target: ScanoutTarget, buffer: DumbBuffer, userData: UnsafeMutableRawPointer?) throws(DisplayError) {
         guard let req = drmModeAtomicAlloc() else { throw .unsupported("drmModeAtomicAlloc failed") }
         defer { drmModeAtomicFree(req) }
-        drmModeAtomicAddProperty(req, planeID, try plane.id("FB_ID", on: "plane"), UInt64(buffer.framebufferID))
+        try add(req, planeID, ids.fb, UInt64(buffer.framebufferID))
         let flags = cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
         guard drmModeAtomicCommit(fd, req, flags, userData) == 0 else {
             throw .system(call: "atomic page flip", errno: Glibc.errno, path: target.connectorName)
@@ -79,8 +90,8 @@ final class AtomicCommitter: ModesetCommitter {
 
     func restore(_ saved: SavedCrtc) -> Bool {
         // fbcon draws unrotated: put the plane's rotation back before handing over the CRTC.
-        if rotated, let rotation = plane["rotation"], let zero = rotationValue(0) {
-            _ = drmModeObjectSetProperty(fd, planeID, UInt32(DRM_MODE_OBJECT_PLANE), rotation.id, zero)
+        if rotated, let rotation = ids.rotation, let zero = rotationValue(0) {
+            _ = drmModeObjectSetProperty(fd, planeID, UInt32(DRM_MODE_OBJECT_PLANE), rotation, zero)
         }
         return saved.restore(fd: fd)
     }
@@ -101,22 +112,23 @@ final class AtomicCommitter: ModesetCommitter {
             }
             if modeBlob != 0 { drmModeDestroyPropertyBlob(fd, modeBlob) }
             modeBlob = blob
-            drmModeAtomicAddProperty(req, target.connectorID, try connector.id("CRTC_ID", on: "connector"), UInt64(target.crtcID))
-            drmModeAtomicAddProperty(req, target.crtcID, try crtc.id("MODE_ID", on: "CRTC"), UInt64(blob))
-            drmModeAtomicAddProperty(req, target.crtcID, try crtc.id("ACTIVE", on: "CRTC"), 1)
+            try add(req, target.connectorID, ids.connectorCrtc, UInt64(target.crtcID))
+            try add(req, target.crtcID, ids.mode, UInt64(blob))
+            try add(req, target.crtcID, ids.active, 1)
         }
-        func p(_ name: String, _ value: UInt64) throws(DisplayError) {
-            drmModeAtomicAddProperty(req, planeID, try plane.id(name, on: "plane"), value)
-        }
-        try p("FB_ID", UInt64(buffer.framebufferID))
-        try p("CRTC_ID", UInt64(target.crtcID))
+        try add(req, planeID, ids.fb, UInt64(buffer.framebufferID))
+        try add(req, planeID, ids.crtc, UInt64(target.crtcID))
         // Source rectangle in 16.16 fixed point, in buffer coordinates (before rotation).
-        try p("SRC_X", 0); try p("SRC_Y", 0)
-        try p("SRC_W", UInt64(buffer.width) << 16); try p("SRC_H", UInt64(buffer.height) << 16)
-        try p("CRTC_X", 0); try p("CRTC_Y", 0)
-        try p("CRTC_W", UInt64(target.mode.width)); try p("CRTC_H", UInt64(target.mode.height))
-        if let rotation, let prop = plane["rotation"] {
-            drmModeAtomicAddProperty(req, planeID, prop.id, rotation)
-        }
+        try add(req, planeID, ids.srcX, 0); try add(req, planeID, ids.srcY, 0)
+        try add(req, planeID, ids.srcW, UInt64(buffer.width) << 16); try add(req, planeID, ids.srcH, UInt64(buffer.height) << 16)
+        try add(req, planeID, ids.crtcX, 0); try add(req, planeID, ids.crtcY, 0)
+        try add(req, planeID, ids.crtcW, UInt64(target.mode.width)); try add(req, planeID, ids.crtcH, UInt64(target.mode.height))
+        if let rotation, let prop = ids.rotation { try add(req, planeID, prop, rotation) }
+    }
+
+    /// Adds one property to the request; libdrm fails (out of memory) with a negative result.
+    private func add(_ req: drmModeAtomicReqPtr, _ object: UInt32, _ property: UInt32, _ value: UInt64) throws(DisplayError) {
+        let result = drmModeAtomicAddProperty(req, object, property, value)
+        guard result >= 0 else { throw .system(call: "drmModeAtomicAddProperty", errno: -result, path: card.path) }
     }
 }

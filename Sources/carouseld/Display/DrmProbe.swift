@@ -73,16 +73,23 @@ struct DrmResources {
 
     /// The CRTC for `connector`: the one its current encoder drives, else the first free one
     /// any of its encoders can drive.
+    /// The CRTC to drive `connector`: the one already driving it, else the first its encoders
+    /// may use (`possible_crtcs`) that no other connector is using (that would steal the
+    /// other screen's picture).
     func crtc(for connector: ConnectorInfo, fd: Int32) -> (id: UInt32, index: Int)? {
         func index(of crtc: UInt32) -> (UInt32, Int)? { crtcIDs.firstIndex(of: crtc).map { (crtc, $0) } }
-        if connector.encoderID != 0, let enc = drmModeGetEncoder(fd, connector.encoderID) {
+        func crtcOfEncoder(_ id: UInt32) -> UInt32? {
+            guard id != 0, let enc = drmModeGetEncoder(fd, id) else { return nil }
             defer { drmModeFreeEncoder(enc) }
-            if enc.pointee.crtc_id != 0, let found = index(of: enc.pointee.crtc_id) { return found }
+            return enc.pointee.crtc_id == 0 ? nil : enc.pointee.crtc_id
         }
+        if let current = crtcOfEncoder(connector.encoderID), let found = index(of: current) { return found }
+        let busy = Set(connectors.filter { $0.id != connector.id }.compactMap { crtcOfEncoder($0.encoderID) })
         for encoderID in connector.encoderIDs {
             guard let enc = drmModeGetEncoder(fd, encoderID) else { continue }
             defer { drmModeFreeEncoder(enc) }
-            for (i, crtc) in crtcIDs.enumerated() where enc.pointee.possible_crtcs & (1 << UInt32(i)) != 0 {
+            for (i, crtc) in crtcIDs.enumerated()
+            where enc.pointee.possible_crtcs & (1 << UInt32(i)) != 0 && !busy.contains(crtc) {
                 return (crtc, i)
             }
         }
