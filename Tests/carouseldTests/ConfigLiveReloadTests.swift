@@ -1,11 +1,20 @@
 import CarouselEngine
+import Glibc
 import XCTest
 @testable import carouseld
 
-/// LiveConfig: inotify and SIGHUP end in the same reload, held back while the strip moves.
+/// LiveConfig: inotify and SIGHUP end in the same reload, loaded off the loop and swapped in
+/// once the strip rests.
 final class ConfigLiveReloadTests: XCTestCase {
     override func setUp() { Log.sink = { _, _ in } }
     override func tearDown() { Log.sink = nil }
+
+    /// Waits for the background load that `reloadIfDue` started, as the loop's eventfd would.
+    private func finishLoad(_ live: LiveConfig, file: StaticString = #filePath, line: UInt = #line) {
+        var p = pollfd(fd: live.loadFD, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&p, 1, 10_000), 1, "the load finished and signalled its eventfd", file: file, line: line)
+        live.handleLoaded()
+    }
 
     private func engine(_ live: LiveConfig) -> CarouselEngine {
         CarouselEngine(config: live.current.config, itemCount: live.current.playlist.count,
@@ -20,7 +29,11 @@ final class ConfigLiveReloadTests: XCTestCase {
         live.handleReadable(now: 1)
         XCTAssertEqual(live.nextDeadline ?? 0, 1.2, accuracy: 1e-9)
         XCTAssertNil(live.reloadIfDue(engine: &engine, now: 1.1))
-        XCTAssertEqual(live.reloadIfDue(engine: &engine, now: 1.2), .applied(keepIndex: nil))
+        XCTAssertNil(live.reloadIfDue(engine: &engine, now: 1.2), "the load starts, off the loop")
+        XCTAssertNil(live.nextDeadline, "nothing to poll: the load's eventfd wakes the loop")
+        finishLoad(live)
+        XCTAssertEqual(live.nextDeadline, 0, "a finished load is due at once")
+        XCTAssertEqual(live.reloadIfDue(engine: &engine, now: 1.3), .applied(keepIndex: nil))
         XCTAssertEqual(engine.itemCount, 1)
         XCTAssertNil(live.reloadIfDue(engine: &engine, now: 5))
     }
@@ -32,6 +45,8 @@ final class ConfigLiveReloadTests: XCTestCase {
         XCTAssertNil(live.reloadIfDue(engine: &engine, now: 1))
         live.requestReload()
         XCTAssertEqual(live.nextDeadline, 0, "due at once")
+        XCTAssertNil(live.reloadIfDue(engine: &engine, now: 1))
+        finishLoad(live)
         XCTAssertEqual(live.reloadIfDue(engine: &engine, now: 1), .unchanged)
         XCTAssertNil(live.nextDeadline)
     }
@@ -44,6 +59,8 @@ final class ConfigLiveReloadTests: XCTestCase {
         XCTAssertTrue(engine.isMoving)
         live.requestReload()
         try dir.write("carouseld.conf", "interval = 8\n")
+        XCTAssertNil(live.reloadIfDue(engine: &engine, now: 0.05), "the load starts while the strip moves")
+        finishLoad(live)
         XCTAssertNil(live.reloadIfDue(engine: &engine, now: 0.05), "held while moving")
         XCTAssertEqual(live.nextDeadline ?? 0, 0.05 + LiveConfig.retryInterval, accuracy: 1e-9,
                        "looks again a little later, not on every loop turn")

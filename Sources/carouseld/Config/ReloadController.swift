@@ -32,9 +32,19 @@ final class ReloadController {
 
     /// Reloads from disk and, if valid, reconfigures `engine` keeping the picture on screen.
     func reload(engine: inout CarouselEngine, now: Double) -> Outcome {
+        apply(Self.load(directory: directory), engine: &engine, now: now)
+    }
+
+    /// Reads and checks the directory: file I/O, so the daemon runs it off the event loop.
+    static func load(directory: String) -> Result<LoadedConfig, ConfigLoadError> {
+        Result { () throws(ConfigLoadError) in try ConfigLoader.load(directory: directory) }
+    }
+
+    /// Swaps in what `load` read, if valid, and reconfigures `engine` keeping the picture on screen.
+    func apply(_ result: Result<LoadedConfig, ConfigLoadError>, engine: inout CarouselEngine, now: Double) -> Outcome {
         let showing = current.playlist.indices.contains(engine.selectedIndex)
             ? current.playlist[engine.selectedIndex].path : nil
-        let outcome = reload(showing: showing, selectedIndex: engine.selectedIndex)
+        let outcome = apply(result, showing: showing, selectedIndex: engine.selectedIndex)
         switch outcome {
         case .applied(let keepIndex):
             engine.reconfigure(current.config, itemCount: current.playlist.count,
@@ -63,11 +73,15 @@ final class ReloadController {
 
     /// Reloads from disk without an engine (tests, `check`): `showing` is the path on screen.
     func reload(showing: String?, selectedIndex: Int = 0) -> Outcome {
+        apply(Self.load(directory: directory), showing: showing, selectedIndex: selectedIndex)
+    }
+
+    private func apply(_ result: Result<LoadedConfig, ConfigLoadError>, showing: String?, selectedIndex: Int) -> Outcome {
         notifier.reloading()
         defer { notifier.reloaded() }
         let loaded: LoadedConfig
         do {
-            loaded = try ConfigLoader.load(directory: directory)
+            loaded = try result.get()
         } catch {
             problems = error.problems
             Log.error("config invalid, keeping the running one (\(error.problems.count) problem(s)):")

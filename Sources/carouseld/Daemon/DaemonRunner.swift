@@ -46,7 +46,7 @@ final class DaemonRunner {
         self.options = options
         var startup = [Self.milestone("main")]
         // Blocked before any thread starts (the decode worker), so every thread inherits the mask.
-        signals = try SignalSource(signals: [SIGTERM, SIGINT, SIGHUP])
+        signals = try SignalSource(signals: [SIGTERM, SIGINT, SIGHUP, SIGUSR1])
         loop = try EventLoop()
         do {
             live = try LiveConfig(directory: options.configDirectory, notifier: notifier)
@@ -76,6 +76,7 @@ final class DaemonRunner {
         let engine = CarouselEngine(config: loaded.config, itemCount: loaded.playlist.count, viewport: viewport,
                                     now: now, itemDurations: loaded.itemDurations)
         daemon = try Daemon(engine: engine, output: display, renderer: renderer, loop: loop)
+        loop.isAnimating = { [unowned daemon] in daemon.engine.isMoving }
         watchdog = Watchdog(notifier: notifier, now: now)
         self.startup = startup
         try wire()
@@ -128,6 +129,10 @@ final class DaemonRunner {
         }
         try loop.add(fd: live.fd) { [unowned self] in
             live.handleReadable(now: MonotonicClock.now())
+            daemon.wake()
+        }
+        try loop.add(fd: live.loadFD) { [unowned self] in
+            live.handleLoaded()
             daemon.wake()
         }
         daemon.addWakeup(deadline: { [unowned self] in live.nextDeadline }) { [unowned self] now in reload(now: now) }
@@ -188,6 +193,14 @@ final class DaemonRunner {
             Log.info("SIGHUP: reloading \(live.current.directory)")
             live.requestReload()
             daemon.wake()
+        case SIGUSR1:
+            // For soak tests and operators: what months of running would show first. The
+            // longest gaps are since the previous SIGUSR1.
+            let gap = loop.takeLongestAnimatingGap(), pingGap = watchdog.takeLongestGap()
+            Log.notice("stats: frames \(daemon.framesPresented), wakeups \(loop.wakeups), "
+                       + formatted("longest loop gap while animating %.1f ms, ", gap * 1000)
+                       + "watchdog pings \(watchdog.pings)"
+                       + (watchdog.interval.map { formatted(" every %.2f s, longest gap %.2f s", $0, pingGap) } ?? ""))
         default:
             Log.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): giving the screen back and exiting")
             notifier.stopping()

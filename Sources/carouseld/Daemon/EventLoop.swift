@@ -16,6 +16,12 @@ final class EventLoop {
     private var stopped = false
     /// How many times epoll_wait returned: the loop's wakeups, for idle measurements.
     private(set) var wakeups = 0
+    /// Asked at each wakeup: is something animating? (The daemon: the strip moves.)
+    var isAnimating: () -> Bool = { false }
+    /// The longest time between two wakeups while animating: how long a frame could be late
+    /// because a handler held the loop (the soak test's "loop stall").
+    private(set) var longestAnimatingGap = 0.0
+    private var lastAnimatingWake: Double?
 
     init() throws {
         epollFD = try syscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
@@ -42,6 +48,12 @@ final class EventLoop {
     /// Runs `work` on the loop after the current handler returns, before sleeping again.
     func post(_ work: @escaping Handler) { posted.append(work) }
 
+    /// Returns the longest gap while animating so far and starts measuring afresh.
+    func takeLongestAnimatingGap() -> Double {
+        defer { longestAnimatingGap = 0 }
+        return longestAnimatingGap
+    }
+
     /// Dispatches until `stop()` is called.
     func run() throws {
         stopped = false
@@ -62,12 +74,19 @@ final class EventLoop {
         let timeout = posted.isEmpty ? timeoutMilliseconds : 0
         let count = try syscall("epoll_wait") { epoll_wait(epollFD, &events, Int32(events.count), timeout) }
         wakeups += 1
+        let woke = MonotonicClock.now()
+        if let last = lastAnimatingWake {
+            longestAnimatingGap = max(longestAnimatingGap, woke - last)
+            // A quarter second without a frame is a visible hitch: say so, it is a bug.
+            if woke - last > 0.25 { Log.notice(formatted("loop stalled %.0f ms while animating", (woke - last) * 1000)) }
+        }
         for event in events.prefix(Int(count)) where !stopped {
             // A handler may have removed a later descriptor of this batch: look it up each time.
             handlers[event.data.fd]?()
         }
         // After stop() nothing more runs: no frame may follow the screen being given back.
         if !stopped { runPosted() }
+        lastAnimatingWake = isAnimating() ? woke : nil
         return Int(count)
     }
 

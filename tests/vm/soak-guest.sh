@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Guest side of the soak test (scripts/vm-tests --soak, or SOAK_SECONDS): the daemon runs for
+# SECONDS (default 600) at interval 0.2 while
+#   - every 2 s the config changes: valid (by rename), invalid (written in place), half-written
+#     then completed (in place), the playlist reordered (by rename), or a SIGHUP;
+#   - a uinput touchscreen plays a seeded random stream of flings, drags, taps and holds;
+#   - WATCHDOG_USEC makes it ping its watchdog every second (no systemd here: the pings are
+#     counted by the daemon itself).
+# RSS and open descriptors are read from /proc at start (after 20 s) and at the end; SIGUSR1
+# makes the daemon log its longest loop gap while animating and its longest watchdog gap since
+# the previous SIGUSR1 (so the end figures cover the soak itself, not the start-up).
+# Flat means: RSS within 4 MB, descriptors equal, longest gap <= 50 ms, no late watchdog ping.
+#
+# usage (in the guest): tests/vm/soak-guest.sh BINARY OUT [SECONDS]
+set -u
+bin=$1 out=$2 seconds=${3:-600}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
+waitfor() {
+  local end=$((SECONDS + $3))
+  until grep -q "$1" "$2" 2>/dev/null; do [ $SECONDS -lt $end ] || return 1; sleep 0.1; done
+}
+# The config directory lives on the guest's own /tmp: inotify sees no changes on a 9p share.
+conf=/tmp/soak-conf media=$out/soak-media
+rm -rf "$conf" "$media"; mkdir -p "$conf" "$media"
+cp "$repo"/config/example/images/* "$media/"
+pictures=$(cd "$media" && ls)
+write_conf() {  # write_conf FILE SPACING
+  printf 'interval = 0.2\nspacing = %s\nmedia = "%s"\n' "$2" "$media" > "$1"
+}
+write_conf "$conf/carouseld.conf" 40
+printf '%s\n' $pictures > "$conf/playlist.m3u"
+
+python3 "$repo/tests/vm/soak_touches.py" "$out" "$seconds" 7
+WATCHDOG_USEC=2000000 "$bin" --config "$conf" > "$out/soak.log" 2>&1 &
+pid=$!
+waitfor "first frame on screen" "$out/soak.log" 60 || { echo "FAIL soak: no first frame"; kill "$pid"; exit 0; }
+evemu-device "$out/touchscreen.evemu" > "$out/soak-evemu.txt" 2>&1 & evemu=$!
+waitfor '/dev/input/event' "$out/soak-evemu.txt" 20
+node=$(grep -oE '/dev/input/event[0-9]+' "$out/soak-evemu.txt" | head -1)
+
+rss() { awk '/^VmRSS:/ { print $2 }' /proc/"$pid"/status; }
+fds() { ls /proc/"$pid"/fd | wc -l; }
+stats() {  # the daemon's own figures, logged on SIGUSR1
+  local before; before=$(grep -c "stats:" "$out/soak.log")
+  kill -USR1 "$pid"
+  local i=0; while [ "$(grep -c "stats:" "$out/soak.log")" -le "$before" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+  grep "stats:" "$out/soak.log" | tail -1 | sed 's/^<.>//'
+}
+
+# The config churn, one change every 2 s, in the background.
+churn() {
+  local i=0
+  while :; do
+    case $((i % 5)) in
+      0) write_conf "$conf/.carouseld.conf.tmp" $((20 + i % 40)); mv "$conf/.carouseld.conf.tmp" "$conf/carouseld.conf" ;;
+      1) printf 'interval = 0.2\nfit = "fill"\nmedia = "%s"\n' "$media" > "$conf/carouseld.conf" ;;
+      2) printf 'interval = 0.2\nspac' > "$conf/carouseld.conf"; sleep 0.3; write_conf "$conf/carouseld.conf" 30 ;;
+      3) printf '%s\n' $pictures | shuf > "$conf/.playlist.tmp"; mv "$conf/.playlist.tmp" "$conf/playlist.m3u" ;;
+      4) kill -HUP "$pid" ;;
+    esac
+    i=$((i + 1))
+    sleep 2
+  done
+}
+
+sleep 20   # warm-up: every picture decoded once, the caches at their size
+rss0=$(rss) fds0=$(fds)
+stats0=$(stats)
+echo "  start: RSS $rss0 kB, $fds0 fds; $stats0"
+churn & churner=$!
+evemu-play "$node" < "$out/soak.events" > /dev/null 2>&1 & player=$!
+t0=$SECONDS
+while [ $((SECONDS - t0)) -lt "$seconds" ] && kill -0 "$pid" 2>/dev/null; do
+  sleep 30
+  echo "  $((SECONDS - t0)) s: RSS $(rss) kB, $(fds) fds, $(grep -c 'release velocity' "$out/soak.log") releases, $(grep -c 'config reloaded' "$out/soak.log") reloads"
+done
+kill "$churner" "$player" 2>/dev/null; wait "$churner" "$player" 2>/dev/null
+write_conf "$conf/carouseld.conf" 40   # end on a valid config
+sleep 5                                 # the last reload lands and the caches settle again
+alive=0; kill -0 "$pid" 2>/dev/null || alive=1
+rss1=$(rss) fds1=$(fds)
+stats1=$(stats)
+echo "  end:   RSS $rss1 kB, $fds1 fds; $stats1"
+gap=$(sed -nE 's/.*longest loop gap while animating ([0-9.]+) ms.*/\1/p' <<<"$stats1")
+every=$(sed -nE 's/.*every ([0-9.]+) s.*/\1/p' <<<"$stats1")
+wgap=$(sed -nE 's/.*longest gap ([0-9.]+) s.*/\1/p' <<<"$stats1")
+echo "  soak figures: RSS $rss0 -> $rss1 kB ($(( (rss1 - rss0) ))), fds $fds0 -> $fds1, longest loop gap while animating ${gap:-?} ms, watchdog every ${every:-?} s with longest gap ${wgap:-?} s; $(grep -c 'config reloaded' "$out/soak.log") reloads, $(grep -c 'config invalid' "$out/soak.log") invalid, $(grep -c 'release velocity' "$out/soak.log") releases, $(grep -c 'SIGHUP' "$out/soak.log") SIGHUPs"
+kill -TERM "$pid"; wait "$pid"; rc=$?
+kill "$evemu" 2>/dev/null
+check "soak: the daemon ran all $seconds s" [ "$alive" = 0 ]
+check "soak: RSS within 4 MB (start $rss0 kB, end $rss1 kB)" [ $((rss1 - rss0)) -le 4096 ]
+check "soak: open descriptors unchanged ($fds0 -> $fds1)" [ "$fds0" = "$fds1" ]
+check "soak: longest loop gap while animating <= 50 ms (${gap:-?} ms)" awk -v g="${gap:-999}" 'BEGIN { exit !(g <= 50) }'
+check "soak: no late watchdog ping (longest gap ${wgap:-?} s, interval ${every:-?} s)" \
+  awk -v g="${wgap:-999}" -v e="${every:-0}" 'BEGIN { exit !(e > 0 && g <= e + 0.5) }'
+check "soak: reloads and touches really happened" \
+  sh -c "[ $(grep -c 'config reloaded' "$out/soak.log") -gt 10 ] && [ $(grep -c 'release velocity\|tap' "$out/soak.log") -gt 10 ]"
+check "soak: SIGTERM exits 0" [ "$rc" = 0 ]
+exit 0
