@@ -32,8 +32,9 @@ enum ConfigLoader {
         var problems: [ConfigProblem] = []
         var warnings: [ConfigProblem] = []
 
-        guard MediaDirectory.isDirectory(dir) else {
-            throw ConfigLoadError(problems: ["\(dir): directory: not found or not a directory"])
+        if let problem = MediaDirectory.problem(dir) {
+            let why = problem == "does not exist" ? "not found or not a directory" : problem
+            throw ConfigLoadError(problems: ["\(dir): directory: \(why)"])
         }
 
         // carouseld.conf is required: a half-synced directory without it must not reset to defaults.
@@ -83,8 +84,10 @@ enum ConfigLoader {
                                               message: FileReading.message(error)))
             }
         } else {
+            // A symlink loop or a file in its place is named as such; otherwise the plain words.
+            let why = MediaDirectory.problem(mediaPath).flatMap { $0.hasPrefix("is a ") ? $0 : nil } ?? "is not a directory"
             problems.append(ConfigProblem(file: confPath, line: confLines?.line(of: "media"), key: "media",
-                                          message: "\(mediaPath) is not a directory"))
+                                          message: "\(mediaPath) \(why)"))
         }
 
         guard problems.isEmpty else {
