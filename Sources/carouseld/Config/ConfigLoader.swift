@@ -57,12 +57,23 @@ enum ConfigLoader {
         if let media = MediaDirectory(path: mediaPath) {
             let listPath = dir + "/" + playlistFileName
             do {
-                let bytes = try FileReading.read(listPath)
+                var (bytes, isCut) = try FileReading.readHead(listPath, limit: PlaylistParser.maxBytes)
                 playlistFile = listPath
+                var cutWarning: ConfigProblem? = nil
+                if isCut {
+                    // Keep whole lines only: the last one may be cut mid-name (or mid-character).
+                    bytes.removeSubrange((bytes.lastIndex(of: 10).map { $0 + 1 } ?? 0)...)
+                    let kept = bytes.reduce(0) { $1 == 10 ? $0 + 1 : $0 }
+                    cutWarning = ConfigProblem(file: listPath, line: kept + 1, key: "playlist", message:
+                        "cut here: the file is larger than \(PlaylistParser.maxBytes >> 20) MB, the limit; this line and the rest are ignored")
+                }
                 if let text = String(validating: bytes, as: UTF8.self), !bytes.contains(0) {
                     let parsed = PlaylistParser.parse(text: text, file: listPath, media: media)
                     playlist = parsed.items
                     warnings += parsed.warnings
+                    if let cutWarning, !parsed.warnings.contains(where: { $0.message.hasPrefix("cut here") }) {
+                        warnings.append(cutWarning)
+                    }
                     if playlist.isEmpty {
                         problems.append(ConfigProblem(file: listPath, line: nil, key: "playlist",
                                                       message: "no playable entries"))
