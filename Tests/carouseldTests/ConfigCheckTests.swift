@@ -1,3 +1,4 @@
+import CarouselEngine
 import Foundation
 import XCTest
 @testable import carouseld
@@ -8,10 +9,10 @@ final class ConfigCheckTests: XCTestCase {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("carouseld").path
     }
 
-    private func check(_ dir: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    private func check(_ dir: String, _ more: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: builtBinary)
-        process.arguments = ["check", "--config", dir]
+        process.arguments = ["check", "--config", dir] + more
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -29,7 +30,10 @@ final class ConfigCheckTests: XCTestCase {
         }
         let result = try check(dir.path)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.stdout, "carouseld: configuration \(dir.path) is ok: 2 image(s), 1 warning(s)\n")
+        let out = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(out.count, 2, result.stdout)
+        XCTAssertNotNil(out.first?.wholeMatch(of: /carouseld: decoded 2 pictures in \d+\.\d\d s on [12] cores?/), result.stdout)
+        XCTAssertEqual(out.last, "carouseld: configuration \(dir.path) is ok: 2 image(s), 1 warning(s)")
         XCTAssertEqual(result.stderr, "carouseld: warning: \(dir.url("carouseld.conf")):2: colour: unknown key, ignored\n")
     }
 
@@ -60,8 +64,8 @@ final class ConfigCheckTests: XCTestCase {
         try dir.write("images/notes.jpg", "not a picture")
         try dir.write("playlist.m3u", "good.png\nempty.jpg\ngood.png\nnotes.jpg\n")
         let report = ConfigCheck.run(directory: dir.path)
-        XCTAssertEqual(report.errors, ["\(dir.url("images/empty.jpg")): image: \(ImageError.empty)",
-                                       "\(dir.url("images/notes.jpg")): image: \(ImageError.notAnImage(fileExtension: "jpg"))"])
+        XCTAssertEqual(report.errors, ["skipping \(dir.url("images/empty.jpg")): \(ImageError.empty)",
+                                       "skipping \(dir.url("images/notes.jpg")): \(ImageError.notAnImage(fileExtension: "jpg"))"])
         XCTAssertEqual(report.imageCount, 4)
         XCTAssertEqual(try check(dir.path).status, 1)
     }
@@ -75,18 +79,85 @@ final class ConfigCheckTests: XCTestCase {
         XCTAssertTrue(report.errors[0].contains("more than max_image_pixels 1000"), report.errors[0])
     }
 
-    func testProbeSeesEachFileOnceWithTheConfiguredPixelCap() throws {
-        let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"], config: "max_image_pixels = 1234\n")
+    func testEachFileIsDecodedOnceForTheDaemonsCardSpec() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"],
+                                                     config: "max_image_pixels = 1234\ncard_width = 500\nfit = \"contain\"\n")
         try dir.write("playlist.m3u", "a.jpg\nb.jpg\na.jpg\n")
-        var probed: [String] = []
-        let report = ConfigCheck.run(directory: dir.path) { path, cap in
-            XCTAssertEqual(cap, 1234)
-            probed.append((path as NSString).lastPathComponent)
+        final class Seen: @unchecked Sendable { let lock = NSLock(); var names: [String] = []; var specs: [CardSpec] = [] }
+        let seen = Seen()
+        let screen = Size(width: 1280, height: 800)
+        let report = ConfigCheck.run(directory: dir.path, screen: screen) { path, spec in
+            seen.lock.withLock { seen.names.append((path as NSString).lastPathComponent); seen.specs.append(spec) }
             return path.hasSuffix("b.jpg") ? "too big" : nil
         }
-        XCTAssertEqual(probed, ["a.jpg", "b.jpg"])
-        XCTAssertEqual(report.errors, ["\(dir.url("images/b.jpg")): image: too big"])
+        XCTAssertEqual(seen.names.sorted(), ["a.jpg", "b.jpg"])
+        // The image store's spec for that screen: card_width as configured, card_height 80 % of 800.
+        let loaded = try ConfigLoader.load(directory: dir.path)
+        let expected = CardSpec(config: loaded.config, cardWidth: 500, cardHeight: 640)
+        XCTAssertEqual(Set(seen.specs.map { "\($0)" }), ["\(expected)"])
+        XCTAssertEqual(seen.specs.first?.maxImagePixels, 1234)
+        XCTAssertEqual(seen.specs.first?.fit, .contain)
+        XCTAssertEqual(report.errors, ["skipping \(dir.url("images/b.jpg")): too big"])
+        XCTAssertEqual(report.decoding?.pictures, 2)
         XCTAssertFalse(report.isValid)
+    }
+
+    /// The issue's new user: a PNG cut after 200 bytes passed `check` (headers only) and was
+    /// skipped at run time. Now `check` decodes it and names it with the daemon's own line.
+    func testPNGCutAfter200BytesIsNamedWithTheDaemonsReason() throws {
+        let dir = try ConfigTestDirectory.withImages([])
+        let whole = try Data(contentsOf: exampleImages.appendingPathComponent("slide1.png"))
+        try dir.writeBytes("images/a.png", Array(whole))
+        try dir.writeBytes("images/cut.png", Array(whole.prefix(200)))
+        let cut = dir.url("images/cut.png")
+        // What the daemon's decode worker logs for it.
+        let logged = capturingLog {
+            let store = ImageStore(paths: [cut], spec: CardSpec(width: 64, height: 36))
+            store.waitUntilLoaded(indices: [0])
+        }.map(\.1)
+        XCTAssertEqual(logged.count, 1)
+        XCTAssertTrue(logged[0].hasPrefix("skipping \(cut): truncated PNG data"), logged[0])
+
+        let result = try check(dir.path)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr.split(separator: "\n"), [
+            "carouseld: error: \(logged[0])",
+            "carouseld: configuration \(dir.path) is invalid: 1 error(s)",
+        ])
+        XCTAssertNotNil(result.stdout.wholeMatch(of: /carouseld: decoded 2 pictures in \d+\.\d\d s on [12] cores?\n/), result.stdout)
+    }
+
+    /// Many pictures decode on every core (one thread each), each result at its own file.
+    func testDecodingRunsOnAllCoresAndReportsItsTime() throws {
+        let dir = try ConfigTestDirectory.withImages([])
+        for i in 0..<12 {
+            try FileManager.default.copyItem(atPath: exampleImages.appendingPathComponent("slide\(i % 5 + 1).png").path,
+                                             toPath: dir.url("images/p\(i).png"))
+        }
+        try dir.writeBytes("images/p5.png", [0x89, 0x50, 0x4E, 0x47])
+        final class Threads: @unchecked Sendable { let lock = NSLock(); var ids = Set<UInt>() }
+        let threads = Threads()
+        let report = ConfigCheck.run(directory: dir.path, threads: 4) { path, spec in
+            threads.lock.withLock { _ = threads.ids.insert(UInt(bitPattern: Int(pthread_self()))) }
+            return ConfigCheck.decodeProblem(path: path, spec: spec)
+        }
+        XCTAssertEqual(report.decoding?.pictures, 12)
+        XCTAssertEqual(report.decoding?.threads, 4)
+        XCTAssertGreaterThan(threads.ids.count, 0)
+        XCTAssertLessThanOrEqual(threads.ids.count, 4)
+        XCTAssertEqual(report.errors.count, 1)
+        XCTAssertTrue(report.errors[0].hasPrefix("skipping \(dir.url("images/p5.png")): "), report.errors[0])
+        XCTAssertEqual(ParallelDecode.onlineCores(), Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let summary = try XCTUnwrap(report.decoding?.summary)
+        XCTAssertNotNil(summary.wholeMatch(of: /decoded 12 pictures in \d+\.\d\d s on 4 cores/), summary)
+        print("check: \(summary)")
+    }
+
+    func testSizeOptionIsValidated() throws {
+        let dir = try ConfigTestDirectory.withImages([])
+        let result = try check(dir.path, ["--size", "wide"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.contains("--size wide is not WIDTHxHEIGHT"), result.stderr)
     }
 
     func testExampleConfigChecksClean() throws {

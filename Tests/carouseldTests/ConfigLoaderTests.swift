@@ -1,4 +1,6 @@
 import CarouselEngine
+import Foundation
+import Glibc
 import XCTest
 @testable import carouseld
 
@@ -64,5 +66,68 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertThrowsError(try ConfigLoader.load(directory: dir.path)) { error in
             XCTAssertEqual((error as? ConfigLoadError)?.problems, ["\(dir.url("carouseld.conf")): file: not a regular file"])
         }
+    }
+
+    // MARK: - Hostile inputs
+
+    func testMediaDirectoryThatIsASymlinkLoopIsNamed() throws {
+        let dir = try ConfigTestDirectory.withImages([], config: "interval = 3\nmedia = \"loop\"\n")
+        try dir.symlink("loop", to: "loop")
+        XCTAssertThrowsError(try ConfigLoader.load(directory: dir.path)) { error in
+            XCTAssertEqual((error as? ConfigLoadError)?.problems, [
+                "\(dir.url("carouseld.conf")):2: media: \(dir.url("loop")) is a symlink loop (Too many levels of symbolic links)",
+            ])
+        }
+        // Two links pointing at each other, as the config directory itself.
+        try dir.symlink("ping", to: "pong")
+        try dir.symlink("pong", to: "ping")
+        XCTAssertThrowsError(try ConfigLoader.load(directory: dir.url("ping"))) { error in
+            XCTAssertEqual((error as? ConfigLoadError)?.problems,
+                           ["\(dir.url("ping")): directory: is a symlink loop (Too many levels of symbolic links)"])
+        }
+    }
+
+    /// The config directory replaced by a plain file: named as such; a running daemon's reload
+    /// is rejected and the last good config (and the pictures on screen) stay.
+    func testConfigDirectoryReplacedByAFile() throws {
+        let parent = try ConfigTestDirectory()
+        try parent.mkdir("conf/images")
+        try parent.write("conf/carouseld.conf", "interval = 3\n")
+        try parent.writeBytes("conf/images/a.jpg", ConfigTestDirectory.pngSignature)
+        let conf = parent.url("conf")
+        let controller = try ReloadController(directory: conf)
+        var engine = CarouselEngine(config: controller.current.config, itemCount: 1, viewport: Size(width: 80, height: 60), now: 0)
+        let good = controller.current
+
+        try parent.remove("conf")
+        try parent.write("conf", "not a directory\n")
+        let expected = ["\(conf): directory: is a file, not a directory"]
+        XCTAssertThrowsError(try ConfigLoader.load(directory: conf)) { error in
+            XCTAssertEqual((error as? ConfigLoadError)?.problems, expected)
+        }
+        let lines = capturingLog {
+            XCTAssertEqual(controller.reload(engine: &engine, now: 1), .rejected(expected))
+        }
+        XCTAssertEqual(controller.current, good)
+        XCTAssertEqual(engine.itemCount, 1)
+        XCTAssertTrue(lines.contains { $0.0 == .error && $0.1 == expected[0] }, "\(lines)")
+    }
+
+    /// A name with a newline is a file like any other (shown; log lines escape it); a name that
+    /// is not UTF-8 cannot be a Swift path, so it is skipped with its bytes escaped.
+    func testFileNamesWithNewlinesAndInvalidUTF8() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg", "two\nlines.jpg"])
+        let raw = Array(dir.url("images/").utf8) + [0xFF, 0x66, 0x2E, 0x6A, 0x70, 0x67] // "\xfff.jpg"
+        let fd = open(raw.map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
+        let loaded = try ConfigLoader.load(directory: dir.path)
+        XCTAssertEqual(loaded.playlist.map(\.name), ["a.jpg", "two\nlines.jpg"])
+        XCTAssertEqual(loaded.warnings, ["\(dir.url("images"))/\\xfff.jpg: name: file name is not valid UTF-8; skipped (rename the file)"])
+        // What reaches the journal: one line, the newline written as \n.
+        XCTAssertEqual(escapingControls("skipping \(loaded.playlist[1].path): truncated"),
+                       "skipping \(dir.url("images"))/two\\nlines.jpg: truncated")
+        XCTAssertEqual(escapingControls("a\r\u{1B}[31mb\tc"), "a\\r\\x1b[31mb\tc")
+        XCTAssertEqual(escapedFileName([0x61, 0xC3, 0xA9, 0xFF, 0xC3]), "a\u{E9}\\xff\\xc3")
     }
 }

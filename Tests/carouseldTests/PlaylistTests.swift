@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import XCTest
 @testable import carouseld
 
@@ -82,5 +84,39 @@ final class PlaylistTests: XCTestCase {
         XCTAssertThrowsError(try ConfigLoader.load(directory: dir.path)) { error in
             XCTAssertEqual((error as? ConfigLoadError)?.problems, ["\(dir.url("playlist.m3u")): playlist: no playable entries"])
         }
+    }
+
+    // MARK: - Hostile inputs
+
+    /// The issue's playlist of 100 000 lines (1.8 MB) was refused whole ("file is too large"),
+    /// so the box showed nothing. Now the first 10 000 entries show, with one warning naming
+    /// the file and the line where it was cut.
+    func testPlaylistOf100000LinesIsCutAtTheEntryLimit() throws {
+        let dir = try ConfigTestDirectory.withImages([])
+        try dir.mkdir("images/sub/dir")
+        try dir.writeBytes("images/sub/dir/photo.jpg", ConfigTestDirectory.pngSignature)
+        let line = "sub/dir/photo.jpg\n"
+        let list = try dir.write("playlist.m3u", "#EXTM3U\n" + String(repeating: line, count: 100_000))
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: list)[.size] as? Int, 8 + 1_800_000)
+        let start = Date()
+        let loaded = try ConfigLoader.load(directory: dir.path)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20)
+        XCTAssertEqual(loaded.playlist.count, PlaylistParser.maxEntries)
+        XCTAssertEqual(loaded.playlist.first?.path, dir.url("images/sub/dir/photo.jpg"))
+        XCTAssertEqual(loaded.warnings, ["\(list):10002: playlist: cut here: more than 10000 entries, the limit; "
+                                         + "this line and the 89999 after it are ignored"])
+    }
+
+    /// Past the 4 MB byte cap only whole lines are kept, with a warning; never an error.
+    func testPlaylistOverTheByteCapIsCutAfterItsLastWholeLine() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"])
+        let comment = "# " + String(repeating: "x", count: 97) + "\n" // 100 bytes
+        let comments = (PlaylistParser.maxBytes - 6) / 100 + 10
+        let list = try dir.write("playlist.m3u", "a.jpg\n" + String(repeating: comment, count: comments) + "b.jpg\n")
+        let loaded = try ConfigLoader.load(directory: dir.path)
+        XCTAssertEqual(loaded.playlist.map(\.name), ["a.jpg"])
+        let kept = 1 + (PlaylistParser.maxBytes - 6) / 100
+        XCTAssertEqual(loaded.warnings, ["\(list):\(kept + 1): playlist: cut here: the file is larger than 4 MB, the limit; "
+                                         + "this line and the rest are ignored"])
     }
 }

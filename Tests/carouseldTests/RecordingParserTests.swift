@@ -97,6 +97,17 @@ final class RecordingParserTests: XCTestCase {
         try assertError(replacingLine: n, with: "    - [0, 1250000, 3, 53, 7]", mentions: "out of range")
     }
 
+    /// Hostile input: times going backwards are refused with the line and both times, so a
+    /// replay is never a guess (the recording is damaged or edited; libinput writes them in order).
+    func testTimestampGoingBackwardsIsRefusedWithItsLine() throws {
+        let n = lineNumber(of: "- [0, 125000, 3, 53,")
+        try assertError(replacingLine: n, with: "    - [0, 90000, 3, 53, 7]",
+                        mentions: "timestamp 0.090000 s goes back from 0.1")
+        // Backwards across frames (the second move stamped before the first), too.
+        let m = lineNumber(of: "- [0, 150000, 0, 0, 0]")
+        try assertError(replacingLine: m, with: "    - [0, 120000, 0, 0, 0]", mentions: "goes back from 0.150000 s")
+    }
+
     func testNotARecordingAtAll() {
         XCTAssertThrowsError(try RecordingParser.parse("hello: world\n", path: "x.yml")) { error in
             XCTAssertEqual((error as? RecordingError)?.description, "x.yml:1: no 'devices' list: not a libinput recording")

@@ -32,8 +32,9 @@ enum ConfigLoader {
         var problems: [ConfigProblem] = []
         var warnings: [ConfigProblem] = []
 
-        guard MediaDirectory.isDirectory(dir) else {
-            throw ConfigLoadError(problems: ["\(dir): directory: not found or not a directory"])
+        if let problem = MediaDirectory.problem(dir) {
+            let why = problem == "does not exist" ? "not found or not a directory" : problem
+            throw ConfigLoadError(problems: ["\(dir): directory: \(why)"])
         }
 
         // carouseld.conf is required: a half-synced directory without it must not reset to defaults.
@@ -56,12 +57,23 @@ enum ConfigLoader {
         if let media = MediaDirectory(path: mediaPath) {
             let listPath = dir + "/" + playlistFileName
             do {
-                let bytes = try FileReading.read(listPath)
+                var (bytes, isCut) = try FileReading.readHead(listPath, limit: PlaylistParser.maxBytes)
                 playlistFile = listPath
+                var cutWarning: ConfigProblem? = nil
+                if isCut {
+                    // Keep whole lines only: the last one may be cut mid-name (or mid-character).
+                    bytes.removeSubrange((bytes.lastIndex(of: 10).map { $0 + 1 } ?? 0)...)
+                    let kept = bytes.reduce(0) { $1 == 10 ? $0 + 1 : $0 }
+                    cutWarning = ConfigProblem(file: listPath, line: kept + 1, key: "playlist", message:
+                        "cut here: the file is larger than \(PlaylistParser.maxBytes >> 20) MB, the limit; this line and the rest are ignored")
+                }
                 if let text = String(validating: bytes, as: UTF8.self), !bytes.contains(0) {
                     let parsed = PlaylistParser.parse(text: text, file: listPath, media: media)
                     playlist = parsed.items
                     warnings += parsed.warnings
+                    if let cutWarning, !parsed.warnings.contains(where: { $0.message.hasPrefix("cut here") }) {
+                        warnings.append(cutWarning)
+                    }
                     if playlist.isEmpty {
                         problems.append(ConfigProblem(file: listPath, line: nil, key: "playlist",
                                                       message: "no playable entries"))
@@ -83,8 +95,10 @@ enum ConfigLoader {
                                               message: FileReading.message(error)))
             }
         } else {
+            // A symlink loop or a file in its place is named as such; otherwise the plain words.
+            let why = MediaDirectory.problem(mediaPath).flatMap { $0.hasPrefix("is a ") ? $0 : nil } ?? "is not a directory"
             problems.append(ConfigProblem(file: confPath, line: confLines?.line(of: "media"), key: "media",
-                                          message: "\(mediaPath) is not a directory"))
+                                          message: "\(mediaPath) \(why)"))
         }
 
         guard problems.isEmpty else {

@@ -14,6 +14,14 @@ enum FileReading {
     /// Reads `path` if it is a regular file of at most `limit` bytes. The limit keeps a
     /// mistaken symlink to something huge from exhausting memory.
     static func read(_ path: String, limit: Int = 1 << 20) throws(Failure) -> [UInt8] {
+        let (bytes, isCut) = try readHead(path, limit: limit)
+        guard !isCut else { throw .tooLarge(max(bytes.count + 1, fileSize(path) ?? 0)) }
+        return bytes
+    }
+
+    /// Reads at most the first `limit` bytes of `path` (a regular file); `isCut` when the file
+    /// has more. Never holds more than `limit` + 1 bytes, whatever the file's size.
+    static func readHead(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], isCut: Bool) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             let err = errno
@@ -23,8 +31,7 @@ enum FileReading {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .system(String(cString: strerror(errno))) }
         guard (st.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile }
-        guard st.st_size <= limit else { throw .tooLarge(Int(st.st_size)) }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
+        var bytes = [UInt8](repeating: 0, count: min(Int(st.st_size), limit) + 1)
         var total = 0
         while total < bytes.count {
             let n = bytes.withUnsafeMutableBytes { buf in
@@ -37,10 +44,17 @@ enum FileReading {
             if n == 0 { break }
             total += n
             // The file grew while being read: allow it up to the limit.
-            if total == bytes.count, total <= limit { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
+            if total == bytes.count, total <= limit {
+                bytes.append(contentsOf: repeatElement(0, count: min(4096, limit + 1 - total)))
+            }
         }
-        guard total <= limit else { throw .tooLarge(total) }
-        return Array(bytes[..<total])
+        if total > limit { return (Array(bytes[..<limit]), true) }
+        return (Array(bytes[..<total]), false)
+    }
+
+    private static func fileSize(_ path: String) -> Int? {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : nil
     }
 
     static func message(_ failure: Failure) -> String {

@@ -10,11 +10,31 @@ struct MediaDirectory {
     /// The same directory with symlinks resolved, for containment checks.
     let realPath: String
 
-    /// nil when the directory does not exist or is not a directory.
+    /// nil when the directory does not exist or is not a directory (`problem(path)` says which).
     init?(path: String) {
         guard let real = Self.realPath(path), Self.isDirectory(real) else { return nil }
         self.path = path
         self.realPath = real
+    }
+
+    /// Why `path` cannot be used as a directory, for messages: "is a symlink loop (...)",
+    /// "is a file, not a directory", "does not exist"; nil when it is a directory.
+    static func problem(_ path: String) -> String? {
+        var st = stat()
+        if stat(path, &st) != 0 {
+            let err = errno
+            switch err {
+            case ELOOP: return "is a symlink loop (\(String(cString: strerror(err))))"
+            case ENOENT: return "does not exist"
+            case ENOTDIR: return "does not exist (a parent is not a directory)"
+            default: return "cannot be read (\(String(cString: strerror(err))))"
+            }
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: return nil
+        case S_IFREG: return "is a file, not a directory"
+        default: return "is not a directory"
+        }
     }
 
     static func isSupportedImage(_ name: String) -> Bool {
@@ -49,8 +69,20 @@ struct MediaDirectory {
         var names: [String] = []
         var refused: [ConfigProblem] = []
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            let bytes = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
+                    Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))))
+                }
+            }
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                // A path in Swift text cannot hold these bytes, so the file could not be opened
+                // by its name: say so, with the bytes escaped (`\xff`), if it looks like a picture.
+                let shown = escapedFileName(bytes)
+                if Self.isSupportedImage(shown) {
+                    refused.append(ConfigProblem(file: path + "/" + shown, line: nil, key: "name",
+                                                 message: "file name is not valid UTF-8; skipped (rename the file)"))
+                }
+                continue
             }
             guard Self.isSupportedImage(name) else { continue }
             switch resolve(name) {

@@ -26,16 +26,33 @@ enum PlaylistParser {
 
     /// Longest per-item duration accepted; matches `interval`'s range.
     static let maxDuration: Double = 86_400
+    /// At most this many entries (path lines) are read; the rest of a longer playlist is
+    /// ignored with one warning. Each entry costs a realpath and a stat on the event loop.
+    static let maxEntries = 10_000
+    /// At most this much of `playlist.m3u` is read (10 000 entries of 400 bytes each); a longer
+    /// file is cut after its last whole line within it, with one warning.
+    static let maxBytes = 4 << 20
 
     static func parse(text: String, file: String, media: MediaDirectory) -> Result {
         var result = Result()
         var pending: (duration: Double?, title: String?, line: Int)? = nil
         var text = Substring(text)
         if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
-        for (offset, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isLineFeed).enumerated() {
+        var entries = 0
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isLineFeed)
+        for (offset, raw) in lines.enumerated() {
             let lineNumber = offset + 1
             let line = raw.trimmingWhitespace()
             if line.isEmpty { continue }
+            if !line.hasPrefix("#") {
+                entries += 1
+                if entries > maxEntries {
+                    let rest = lines.count - offset - (lines.last?.isEmpty == true ? 1 : 0)
+                    result.warnings.append(ConfigProblem(file: file, line: lineNumber, key: "playlist", message:
+                        "cut here: more than \(maxEntries) entries, the limit; this line and the \(rest - 1) after it are ignored"))
+                    break
+                }
+            }
             if line.hasPrefix("#EXTINF:") {
                 pending = parseExtinf(line.dropFirst("#EXTINF:".count), file: file, line: lineNumber,
                                       warnings: &result.warnings)

@@ -83,19 +83,24 @@ private struct Structure {
         let properties = Set(try evdev["properties"].map { try ints($0, "a list of input properties") } ?? [])
         let udevProperties = node["udev"]?["properties"]?.items?.compactMap { $0.string } ?? []
         var frames: [EvdevFrame] = []
+        var latest: Int64 = 0
         if let eventsNode = node["events"], !isNull(eventsNode) {
             guard let entries = eventsNode.items else { throw error(eventsNode, "'events' must be a list") }
             for entry in entries {
                 guard entry.pairs != nil else { throw error(entry, "an 'events' entry must be a mapping such as 'evdev: [...]'") }
                 guard let list = entry["evdev"] else { continue }  // hid and libinput entries are not replayed
-                frames.append(try frame(list))
+                frames.append(try frame(list, after: &latest))
             }
         }
         return RecordedDevice(name: name, line: node.line, codes: codes, absinfo: absinfo,
                               properties: properties, udevProperties: udevProperties, frames: frames)
     }
 
-    private func frame(_ node: YAMLNode) throws -> EvdevFrame {
+    /// One `evdev:` entry. Its times must not go back from `latest` (the device's previous
+    /// event), which it then advances: libinput record writes each device's events as the
+    /// kernel stamped them, in order, so a time going back means a damaged or edited file.
+    /// Such a file is refused rather than reordered, so a replay is never a guess.
+    private func frame(_ node: YAMLNode, after latest: inout Int64) throws -> EvdevFrame {
         guard let list = node.items, !list.isEmpty else { throw error(node, "'evdev' must be a non-empty list of [sec, usec, type, code, value]") }
         var events: [EvdevEvent] = []
         for item in list {
@@ -105,13 +110,25 @@ private struct Structure {
             guard let type = Int32(exactly: v[2]), let code = Int32(exactly: v[3]), let value = Int32(exactly: v[4]) else {
                 throw error(item, "type, code or value does not fit 32 bits")
             }
-            events.append(EvdevEvent(usec: Int64(v[0]) * 1_000_000 + Int64(v[1]), type: type, code: code, value: value))
+            let usec = Int64(v[0]) * 1_000_000 + Int64(v[1])
+            guard usec >= latest else {
+                throw error(item, "timestamp \(seconds(usec)) s goes back from \(seconds(latest)) s of the event before; "
+                    + "a recording's times only go forward, so this file is damaged or edited")
+            }
+            latest = usec
+            events.append(EvdevEvent(usec: usec, type: type, code: code, value: value))
         }
         let last = events[events.count - 1]
         guard last.type == 0, last.code == 0 else {
             throw error(list[list.endIndex - 1], "an evdev frame must end with SYN_REPORT [sec, usec, 0, 0, 0]")
         }
         return EvdevFrame(line: node.line, events: events)
+    }
+
+    /// "1.250000": seconds with the recording's microseconds.
+    private func seconds(_ usec: Int64) -> String {
+        let micro = String(usec % 1_000_000)
+        return "\(usec / 1_000_000)." + String(repeating: "0", count: 6 - micro.count) + micro
     }
 
     private func int(_ node: YAMLNode, _ what: String) throws -> Int {

@@ -1,20 +1,38 @@
 /// From a file path to a pre-scaled card, or a named reason to skip the file. This is the
 /// only decode path: the image store's worker, `render` and the tests all come through here.
 enum ImageDecoder {
-    /// How much of a file a header probe reads; JPEG headers after big EXIF/ICC blocks fall
-    /// back to the whole file.
+    /// How much of a file is read first, for its header; JPEG headers after big EXIF/ICC blocks
+    /// fall back to the whole file (within `ImageFile.maxFileBytes`).
     static let probeBytes = 256 * 1024
 
-    /// Reads only the header (format, size, orientation) and applies the pixel cap.
+    /// Reads only the header (format, size, orientation) and applies the pixel and file-size caps.
     static func probe(path: String, maxPixels: Int) throws(ImageError) -> ImageHeader {
-        let prefix = try ImageFile.read(path, limit: probeBytes)
+        try checkedHeader(ImageFile.Opened(path), maxPixels: maxPixels).header
+    }
+
+    /// The header from the file's first `probeBytes`: format by magic bytes, size, the pixel
+    /// cap, then the file-size cap, all before the rest of the file is read. Also returns the
+    /// bytes read, which are the whole file when it fits in the prefix.
+    private static func checkedHeader(_ file: ImageFile.Opened,
+                                      maxPixels: Int) throws(ImageError) -> (header: ImageHeader, read: FileBytes) {
+        let prefix = try file.read(limit: probeBytes)
         do {
-            return try header(of: prefix, path: path, maxPixels: maxPixels)
+            let header = try header(of: prefix, path: file.path, maxPixels: maxPixels)
+            try file.checkSize()
+            return (header, prefix)
         } catch {
-            // Only a header cut off by the prefix deserves a second, whole-file read.
-            if case .tooLarge = error { throw error }
-            guard prefix.count == probeBytes else { throw error }
-            return try header(of: ImageFile.read(path), path: path, maxPixels: maxPixels)
+            // Only a header cut off by the prefix (a JPEG's frame header behind big EXIF or ICC
+            // blocks) deserves a second, whole-file read, and only within the size cap. A file
+            // whose first bytes are no picture we decode, or whose header is over the pixel cap,
+            // is never read further.
+            switch error {
+            case .notAnImage, .unsupported, .tooLarge, .fileTooLarge: throw error
+            default: break
+            }
+            guard prefix.count == probeBytes, file.size > probeBytes else { throw error }
+            try file.checkSize()
+            let whole = try file.read()
+            return (try header(of: whole, path: file.path, maxPixels: maxPixels), whole)
         }
     }
 
@@ -35,8 +53,10 @@ enum ImageDecoder {
 
     /// Reads a file and decodes it for a card spec, as far as the card maker needs up front.
     static func decode(path: String, spec: CardSpec) throws(ImageError) -> Decoded {
-        let bytes = try ImageFile.read(path)
-        let header = try header(of: bytes, path: path, maxPixels: spec.maxImagePixels)
+        let file = try ImageFile.Opened(path)
+        let (header, read) = try checkedHeader(file, maxPixels: spec.maxImagePixels)
+        // The header is checked; only now is the rest of the file (at most maxFileBytes) read.
+        let bytes = read.count < probeBytes || read.count >= file.size ? read : try file.read()
         return try bytes.withUnsafeBytes { (raw) throws(ImageError) -> Decoded in
             switch try decodableFormat(raw, path: path) {
             case .jpeg:

@@ -12,6 +12,8 @@ enum ImageError: Error, Equatable, CustomStringConvertible {
     case truncated(format: String, detail: String)
     case corrupt(format: String, detail: String)
     case outOfMemory(width: Int, height: Int)
+    /// The file is larger than `ImageFile.maxFileBytes`; refused before it is read whole.
+    case fileTooLarge(bytes: Int, limit: Int)
 
     var description: String {
         switch self {
@@ -27,6 +29,8 @@ enum ImageError: Error, Equatable, CustomStringConvertible {
         case .truncated(let format, let detail): return "truncated \(format) data (\(detail))"
         case .corrupt(let format, let detail): return "corrupt \(format) data (\(detail))"
         case .outOfMemory(let w, let h): return "out of memory for a \(w)x\(h) picture"
+        case .fileTooLarge(let bytes, let limit):
+            return "file is \(bytes) bytes, more than the \(limit / (1 << 20)) MB a picture may have; refused before reading it"
         }
     }
 }

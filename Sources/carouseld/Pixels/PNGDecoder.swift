@@ -41,7 +41,7 @@ enum PNGDecoder {
     private static func classify(_ message: String) -> ImageError {
         let lower = message.lowercased()
         if lower.contains("not enough") || lower.contains("read error") || lower.contains("unexpected end")
-            || lower.contains("truncated") || lower.contains("eof") {
+            || lower.contains("truncated") || lower.contains("eof") || lower.contains("beyond end") {
             return .truncated(format: "PNG", detail: message)
         }
         return .corrupt(format: "PNG", detail: message)

@@ -27,10 +27,54 @@ enum Log {
         lock.withLock { _ in
             if let sink { sink(level, message); return }
             // One line per event: embedded newlines would split an event in the journal.
-            let line = "<\(level.rawValue)>" + String(message.map { $0 == "\n" ? " " : $0 }) + "\n"
+            let line = "<\(level.rawValue)>" + escapingControls(message) + "\n"
             StandardError.write(line)
         }
     }
+}
+
+/// `text` with line breaks and other control characters written as escapes (`\n`, `\r`,
+/// `\x1b`), so a file name holding them can never split or forge a log line.
+func escapingControls(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case _ where isControl(scalar):
+            let hex = String(scalar.value, radix: 16)
+            out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
+}
+
+private func isControl(_ s: Unicode.Scalar) -> Bool {
+    (s.value < 0x20 && s != "\t") || s.value == 0x7F || (0x80..<0xA0).contains(s.value) || s == "\u{2028}" || s == "\u{2029}"
+}
+
+/// A file name from the file system (bytes, not necessarily UTF-8) as text for messages: valid
+/// UTF-8 as it is, each byte of an invalid sequence as `\xff`.
+func escapedFileName(_ bytes: [UInt8]) -> String {
+    if let text = String(validating: bytes, as: UTF8.self) { return text }
+    var out = ""
+    var rest = bytes[...]
+    while !rest.isEmpty {
+        // The longest valid prefix as text, then one escaped byte.
+        var valid = rest.endIndex
+        while valid > rest.startIndex, String(validating: rest[..<valid], as: UTF8.self) == nil { valid -= 1 }
+        out += String(decoding: rest[..<valid], as: UTF8.self)
+        if valid < rest.endIndex {
+            let hex = String(rest[valid], radix: 16)
+            out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            rest = rest[(valid + 1)...]
+        } else {
+            rest = rest[rest.endIndex...]
+        }
+    }
+    return out
 }
 
 /// Whole writes to stderr (fd 2), retried on EINTR and short writes.
