@@ -22,6 +22,8 @@ final class EventLoop {
     /// because a handler held the loop (the soak test's "loop stall").
     private(set) var longestAnimatingGap = 0.0
     private var lastAnimatingWake: Double?
+    /// How long the handlers of the previous wakeup ran.
+    private var lastTurnBusy = 0.0
 
     init() throws {
         epollFD = try syscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
@@ -77,8 +79,13 @@ final class EventLoop {
         let woke = MonotonicClock.now()
         if let last = lastAnimatingWake {
             longestAnimatingGap = max(longestAnimatingGap, woke - last)
-            // A quarter second without a frame is a visible hitch: say so, it is a bug.
-            if woke - last > 0.25 { Log.notice(formatted("loop stalled %.0f ms while animating", (woke - last) * 1000)) }
+            // A tenth of a second without a frame is a visible hitch: say so, and whether the loop
+            // was busy (a handler) or asleep (nothing woke it, or no CPU was given to it).
+            if woke - last > 0.1 {
+                Log.notice(formatted("loop stalled %.0f ms while animating (busy %.0f ms, asleep %.0f ms; ready fds: ",
+                                     (woke - last) * 1000, lastTurnBusy * 1000, (woke - last - lastTurnBusy) * 1000)
+                           + events.prefix(Int(count)).map { String($0.data.fd) }.joined(separator: " ") + ")")
+            }
         }
         for event in events.prefix(Int(count)) where !stopped {
             // A handler may have removed a later descriptor of this batch: look it up each time.
@@ -87,6 +94,7 @@ final class EventLoop {
         // After stop() nothing more runs: no frame may follow the screen being given back.
         if !stopped { runPosted() }
         lastAnimatingWake = isAnimating() ? woke : nil
+        lastTurnBusy = MonotonicClock.now() - woke
         return Int(count)
     }
 
