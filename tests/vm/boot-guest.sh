@@ -49,7 +49,6 @@ status_is() { prop carouseld StatusText | grep -q "^$1"; }
 rest_refs=$(cd $X && ls refs/boot-rest-*.png)
 
 echo "## boot ($mode): $(uname -r), $(systemctl --version | head -1)"
-systemd-analyze critical-chain carouseld.service --no-pager 2>&1 | tail -n +3 | head -6 | sed 's/^/  /'
 
 if [ $mode = late ]; then
   echo "## a display that comes late: bochs blacklisted, loaded by carouseld-late-display.timer"
