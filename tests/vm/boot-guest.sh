@@ -1,0 +1,163 @@
+#!/bin/bash
+# Guest side of scripts/vm-boot-tests: runs in the booted Debian 12 image (systemd is PID 1,
+# carouseld installed from the .deb), started by carouseld-boot-test.service after
+# multi-user.target. Prints one PASS/FAIL line per check, with the figures. Screendumps and
+# picture comparisons are asked of the host (tests/vm/boot-host.py) through /xchg, where the
+# host also put the references it rendered with `carouseld render` before the boot:
+#   refs/boot-rest-*.png   every picture of the installed config at rest (it auto-advances)
+#   conf-edited/           a playlist edit: copies of the pictures in reverse order, interval 3600
+#   refs/edited.png        render of the installed config plus that edit, at 1 s
+#   carouseld.conf.invalid the edited carouseld.conf with an invalid value
+#   refs/swipe.png         the edited config after one left swipe (render --input), at rest
+#   touchscreen.evemu, swipe.events   the uinput touchscreen and its swipe for evemu
+# The kernel command line picks the run: carouseld_test=late is the late-display boot (bochs is
+# blacklisted; carouseld-late-display.timer loads it 20 s after boot).
+# Ends with `systemctl poweroff`.
+set -u
+X=/xchg
+exec > >(tee -a $X/driver.out) 2>&1
+mode=main; grep -q 'carouseld_test=late' /proc/cmdline && mode=late
+
+check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
+# host ARGS...: one request to the host; prints its answer, returns its status
+host() {
+  local id=$$.$RANDOM$RANDOM r=$X/req i=0
+  printf '%s\n' "$@" > $r/$id.tmp && mv $r/$id.tmp $r/$id.req
+  until [ -e $r/$id.done ]; do
+    i=$((i + 1)); [ $i -lt 1200 ] || { echo "(no answer from the host to $1)"; return 1; }; sleep 0.05
+  done
+  local rc; rc=$(cat $r/$id.done); cat $r/$id.out; rm -f $r/$id.*; return "$rc"
+}
+shot() { host screendump "shots/$1.ppm" >/dev/null; }
+# matches NAME SHOT SECONDS REF...: screendumps until SHOT matches one of the REFs (retrying: a
+# slow emulated guest or an animation only makes it wait)
+matches() {
+  local name=$1 s=$2 end=$((SECONDS + $3)) detail; shift 3
+  while :; do
+    shot "$s"
+    if detail=$(host compare-any "shots/$s.ppm" "$@"); then echo "PASS $name ($detail)"; return 0; fi
+    [ $SECONDS -lt $end ] || { echo "FAIL $name ($detail)"; return 1; }
+    sleep 0.5
+  done
+}
+prop() { systemctl show -P "$2" "$1"; }
+mono() { awk -v u="$1" 'BEGIN { printf "%.2f", u / 1e6 }'; }   # µs -> s
+# waituntil SECONDS COMMAND...: retries COMMAND every 0.2 s
+waituntil() { local end=$((SECONDS + $1)); shift; until "$@"; do [ $SECONDS -lt $end ] || return 1; sleep 0.2; done; }
+is_active() { [ "$(systemctl is-active carouseld)" = active ]; }
+status_is() { prop carouseld StatusText | grep -q "^$1"; }
+rest_refs=$(cd $X && ls refs/boot-rest-*.png)
+
+echo "## boot ($mode): $(uname -r), $(systemctl --version | head -1)"
+
+if [ $mode = late ]; then
+  echo "## a display that comes late: bochs blacklisted, loaded by carouseld-late-display.timer"
+  waituntil 90 sh -c '[ "$(systemctl show -P Result carouseld-late-display.service)" = success ] &&
+    [ "$(systemctl show -P ExecMainExitTimestampMonotonic carouseld-late-display.service)" != 0 ]'
+  first_exec=$(journalctl -b -u carouseld -o short-monotonic --no-pager | grep -m1 -E 'Starting ' | sed -E 's/^\[ *([0-9.]+)\].*/\1/')
+  loaded=$(prop carouseld-late-display.service ExecMainStartTimestampMonotonic)
+  echo "  carouseld first started at ${first_exec:-?} s, bochs loaded at $(mono "$loaded") s of boot"
+  ls -l /dev/dri 2>&1 | sed 's/^/  /'
+  matches "late display: the carousel shows once bochs is loaded" late 60 $rest_refs
+  n=$(prop carouseld NRestarts) starts=$(journalctl -b -u carouseld -o cat --no-pager | grep -c '^Starting ')
+  echo "  NRestarts=$n, starts in the journal: $starts, state $(systemctl is-active carouseld), MainPID $(prop carouseld MainPID)"
+  check "late display: carouseld did not restart (NRestarts=0, one start)" [ "$n" = 0 -a "$starts" = 1 ]
+  check "late display: carouseld.service active" is_active
+  echo "  status: $(prop carouseld StatusText)"
+  echo "  journal of carouseld:"; journalctl -b -u carouseld -o short-monotonic --no-pager | tail -25 | sed 's/^/    /'
+  journalctl -b --no-pager > $X/journal-late.txt
+  echo "DONE"; systemctl poweroff; exit 0
+fi
+
+echo "## started at boot"
+waituntil 60 is_active
+check "carouseld.service active after boot, no manual step" is_active
+check "carouseld.service enabled by the package" [ "$(systemctl is-enabled carouseld)" = enabled ]
+exec_us=$(prop carouseld ExecMainStartTimestampMonotonic) ready_us=$(prop carouseld ActiveEnterTimestampMonotonic)
+getty_us=$(prop getty.target ActiveEnterTimestampMonotonic)
+sessions_us=$(prop systemd-user-sessions.service ActiveEnterTimestampMonotonic)
+multi_us=$(prop multi-user.target ActiveEnterTimestampMonotonic)
+ff=$(journalctl -b -u carouseld -o short-monotonic --no-pager | grep -m1 'first frame on screen')
+ff_s=$(echo "$ff" | sed -nE 's/^\[ *([0-9.]+)\].*/\1/p')
+echo "  kernel start -> exec $(mono "$exec_us") s, -> READY=1 $(mono "$ready_us") s (exec -> READY $(mono $((ready_us - exec_us))) s)"
+echo "  first frame (journal): ${ff_s:-not logged} s   ${ff#*: }"
+echo "  systemd-user-sessions $(mono "$sessions_us") s, getty.target (getty@tty1 would have started) $(mono "$getty_us") s, multi-user.target $(mono "$multi_us") s"
+[ -n "$ff_s" ] || ff_s=$(mono "$ready_us")
+check "first frame ($ff_s s) no later than getty@tty1 would have started ($(mono "$getty_us") s)" \
+  awk -v f="$ff_s" -v g="$(mono "$getty_us")" 'BEGIN { exit !(f <= g) }'
+
+matches "the screen equals carouseld render of the installed config" boot 30 $rest_refs
+echo "  systemctl status:"; systemctl status carouseld --no-pager 2>&1 | head -12 | sed 's/^/    /'
+check "systemctl status shows the STATUS= line (showing …)" sh -c 'systemctl status carouseld --no-pager | grep -q "Status: \"showing "'
+warn=$(journalctl -b -u carouseld -p warning -o cat --no-pager)
+echo "  journalctl -u carouseld -p warning: $( [ -z "$warn" ] && echo '(empty)' || echo)"
+[ -z "$warn" ] || echo "$warn" | sed 's/^/    /'
+check "journalctl -u carouseld -p warning is empty" [ -z "$warn" ]
+
+echo "## tty1"
+g=$(systemctl is-active getty@tty1)
+echo "  getty@tty1: $g; foreground VT: $(cat /sys/class/tty/tty0/active)"
+check "getty@tty1 is not running (Conflicts=)" [ "$g" != active ]
+matches "no login prompt on tty1: the carousel is still on screen after getty.target" tty1 10 $rest_refs
+
+echo "## reload"
+cp -a $X/conf-edited/. /etc/carouseld/
+systemctl reload carouseld; rc=$?
+[ $rc = 0 ] || journalctl -b -u carouseld -n 3 -o cat --no-pager | sed 's/^/    /'
+check "systemctl reload succeeds (ExecReload=, status $rc)" [ $rc = 0 ]
+matches "reload after a playlist edit shows the new order (render of the edited config)" reload 30 refs/edited.png
+cp $X/carouseld.conf.invalid /etc/carouseld/carouseld.conf
+systemctl reload carouseld
+waituntil 20 status_is "config invalid: "
+echo "  status: $(prop carouseld StatusText)"
+check "an invalid edit sets the status to config invalid: …" status_is "config invalid: "
+matches "an invalid edit leaves the picture" invalid 5 refs/edited.png
+cp $X/conf-edited/carouseld.conf /etc/carouseld/carouseld.conf
+systemctl reload carouseld
+waituntil 20 status_is "showing "; echo "  status after the fix: $(prop carouseld StatusText)"
+
+echo "## watchdog"
+pid=$(prop carouseld MainPID) wd=$(prop carouseld WatchdogUSec)
+kill -STOP "$pid"; t0=${EPOCHREALTIME/./}
+waituntil 90 sh -c "p=\$(systemctl show -P MainPID carouseld); [ \"\$p\" != 0 ] && [ \"\$p\" != $pid ] && [ \"\$(systemctl is-active carouseld)\" = active ]"
+t1=${EPOCHREALTIME/./}; newpid=$(prop carouseld MainPID)
+echo "  SIGSTOP to MainPID $pid (WatchdogUSec=$wd): active again as MainPID $newpid after $(( (t1 - t0) / 1000 )) ms, NRestarts=$(prop carouseld NRestarts)"
+journalctl -b -u carouseld -o cat --no-pager | grep -iE 'watchdog|killing|signal|scheduled restart' | sed 's/^/    /'
+check "the watchdog restarts a stopped daemon (new MainPID, after WatchdogSec)" \
+  sh -c "[ $newpid != $pid ] && [ $newpid != 0 ] && [ $(( (t1 - t0) / 1000 )) -ge 9000 ]"
+matches "after the watchdog restart the carousel is back" watchdog 30 refs/edited.png
+
+echo "## a touchscreen that appears after start"
+cursor=$(journalctl -b -u carouseld -n 0 --show-cursor --no-pager | sed -n 's/^-- cursor: //p')
+evemu-device $X/touchscreen.evemu > /tmp/evemu-device.txt 2>&1 & evemu=$!
+waituntil 20 grep -q /dev/input/event /tmp/evemu-device.txt
+node=$(grep -oE '/dev/input/event[0-9]+' /tmp/evemu-device.txt | head -1)
+echo "  uinput device: ${node:-none} ($(udevadm info -q property -n "$node" 2>/dev/null | grep -E 'ID_INPUT_TOUCHSCREEN|ID_SEAT' | tr '\n' ' '))"
+seen() { journalctl -b -u carouseld --after-cursor "$cursor" -o cat --no-pager | grep -q 'added (touch)'; }
+waituntil 20 seen
+journalctl -b -u carouseld --after-cursor "$cursor" -o cat --no-pager | sed 's/^/    /'
+check "the daemon (in its sandbox) sees the hotplugged touchscreen" seen
+[ -n "$node" ] && evemu-play "$node" < $X/swipe.events
+matches "a swipe pages the carousel (render of one left swipe)" swipe 20 refs/swipe.png
+kill $evemu 2>/dev/null; wait $evemu 2>/dev/null
+
+echo "## security"
+systemd-analyze security carouseld --no-pager > /tmp/security.txt 2>&1
+score=$(sed -nE 's/.*Overall exposure level for carouseld.service: ([0-9.]+).*/\1/p' /tmp/security.txt)
+echo "  systemd-analyze security carouseld (live): ${score:-?}"; grep -E '^✗' /tmp/security.txt | head -15 | sed 's/^/    /'
+check "systemd-analyze security carouseld ≤ 2.0 (${score:-?})" awk -v s="${score:-99}" 'BEGIN { exit !(s <= 2.0) }'
+
+echo "## stop"
+t0=${EPOCHREALTIME/./}; systemctl stop carouseld; t1=${EPOCHREALTIME/./}
+stop_ms=$(( ($(prop carouseld InactiveEnterTimestampMonotonic) - $(prop carouseld ActiveExitTimestampMonotonic)) / 1000 ))
+echo "  systemctl stop took $(( (t1 - t0) / 1000 )) ms; SIGTERM to inactive (systemd): $stop_ms ms; Result=$(prop carouseld Result), ExecMainStatus=$(prop carouseld ExecMainStatus)"
+check "systemctl stop: clean exit (Result=success, status 0)" [ "$(prop carouseld Result)" = success -a "$(prop carouseld ExecMainStatus)" = 0 ]
+check "systemctl stop: stopped within 1 s ($stop_ms ms)" [ "$stop_ms" -le 1000 ]
+sleep 0.5; shot stopped
+detail=$(host compare shots/stopped.ppm refs/swipe.png); rc=$?
+if [ $rc = 1 ] && echo "$detail" | grep -q 'pixels differ'; then echo "PASS the screen changes after stop: console back ($detail)"
+else echo "FAIL the screen changes after stop (status $rc: $detail)"; fi
+
+journalctl -b --no-pager > $X/journal.txt
+echo "DONE"
+systemctl poweroff

@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""Host side of scripts/vm-boot-tests: answers the booted guest's requests.
+
+The guest and the host share one directory over virtio-9p (XCHG here, /xchg in the guest). 9p
+directories cannot hold sockets or fifos, so a request is a file XCHG/req/ID.req (one argument
+a line); the answer is ID.out (text) and then ID.done (the exit status). Paths are relative to
+XCHG.
+  screendump FILE              QMP screendump (PPM) of the display into XCHG/FILE
+  compare FILE REF [OPTS...]   tests/vm/imgcmp.py compare (exit 0 when they match)
+  compare-any FILE REF...      0 when FILE matches one of the REFs (prints which)
+
+usage: boot-host.py XCHG QMP-SOCKET      (runs until killed)
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+IMGCMP = os.path.join(HERE, "imgcmp.py")
+
+
+def qmp(sock_path, cmd, args=None):
+    sock = socket.socket(socket.AF_UNIX)
+    sock.settimeout(30)
+    sock.connect(sock_path)
+    f = sock.makefile("rw")
+    json.loads(f.readline())  # greeting
+    reply = None
+    for c, a in (("qmp_capabilities", None), (cmd, args)):
+        f.write(json.dumps({"execute": c, **({"arguments": a} if a else {})}) + "\n")
+        f.flush()
+        while "event" in (reply := json.loads(f.readline())):
+            pass
+        if "error" in reply:
+            raise RuntimeError(f"qmp {c}: {reply['error']}")
+    sock.close()
+    return reply.get("return")
+
+
+def imgcmp(a, b, opts):
+    p = subprocess.run([sys.executable, IMGCMP, "compare", a, b, *opts], capture_output=True, text=True)
+    return p.returncode, (p.stdout + p.stderr).strip()
+
+
+def handle(xchg, qmp_sock, argv):
+    path = lambda rel: os.path.join(xchg, rel)
+    if argv[0] == "screendump":
+        out = path(argv[1])
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        if os.path.exists(out):
+            os.unlink(out)
+        qmp(qmp_sock, "screendump", {"filename": out})
+        for _ in range(100):
+            if os.path.exists(out) and os.path.getsize(out) > 0:
+                return 0, ""
+            time.sleep(0.05)
+        return 1, f"screendump: {out} not written"
+    if argv[0] == "compare":
+        return imgcmp(path(argv[1]), path(argv[2]), argv[3:])
+    if argv[0] == "compare-any":
+        detail = ""
+        for ref in argv[2:]:
+            rc, detail = imgcmp(path(argv[1]), path(ref), [])
+            if rc == 0:
+                return 0, f"{os.path.basename(ref)}: {detail}"
+        return 1, f"none of {len(argv) - 2} references (last: {detail})"
+    return 2, f"unknown request {argv[0]}"
+
+
+def main():
+    xchg, qmp_sock = sys.argv[1], sys.argv[2]
+    req = os.path.join(xchg, "req")
+    os.makedirs(req, exist_ok=True)
+    while True:
+        for name in sorted(os.listdir(req)):
+            if not name.endswith(".req"):
+                continue
+            base = os.path.join(req, name[:-4])
+            try:
+                with open(base + ".req") as f:
+                    argv = f.read().splitlines()
+                os.unlink(base + ".req")
+                rc, text = handle(xchg, qmp_sock, argv)
+            except Exception as e:  # an answer in any case: the guest waits for it
+                rc, text = 1, f"host: {e}"
+            with open(base + ".out", "w") as f:
+                f.write(text + "\n" if text else "")
+            with open(base + ".tmp", "w") as f:
+                f.write(f"{rc}\n")
+            os.rename(base + ".tmp", base + ".done")
+        time.sleep(0.05)
+
+
+if __name__ == "__main__":
+    main()
