@@ -52,6 +52,9 @@ public struct CarouselEngine: Sendable {
     }
 
     /// True while a finger drags the strip or the spring runs.
+    /// True while any finger is on the screen (driving or not).
+    public var hasFingersDown: Bool { !recognizer.fingersDown.isEmpty }
+
     public var isMoving: Bool { animation != nil || (itemCount > 0 && recognizer.isDragging) }
 
     /// Feeds one touch frame (its `time` becomes `now`).

@@ -224,15 +224,15 @@ final class DaemonPacingTests: XCTestCase {
         daemon.start()
         let t0 = daemon.engine.now
         output.completeFlip(at: t0)
-        daemon.fingersDown = true
         daemon.updateEngine { $0.handle(TouchFrame(time: t0 + 0.01, samples: [TouchSample(slot: 0, phase: .down, x: 300, y: 200)])) }
         daemon.updateEngine { $0.handle(TouchFrame(time: t0 + 0.02, samples: [TouchSample(slot: 0, phase: .move, x: 250, y: 200)])) }
         try loop.runOnce(timeoutMilliseconds: 0)
         XCTAssertEqual(output.presents, 2, "the drag is drawn")
+        XCTAssertTrue(daemon.fingersDown, "the engine's recogniser says a finger is down")
         output.completeFlip(at: t0 + 0.5)   // a flip (or a slow frame) far later than the touches
         XCTAssertEqual(daemon.engine.now, t0 + 0.02, "a flip time must not stamp queued touches late")
-        daemon.fingersDown = false
         daemon.updateEngine { $0.handle(TouchFrame(time: t0 + 0.51, samples: [TouchSample(slot: 0, phase: .up, x: 200, y: 200)])) }
+        XCTAssertFalse(daemon.fingersDown)
         try loop.runOnce(timeoutMilliseconds: 0)
         output.completeFlip(at: t0 + 0.6)
         XCTAssertEqual(daemon.engine.now, t0 + 0.6, "after the lift flip times drive the clock again")

@@ -3,7 +3,7 @@ import CarouselEngine
 /// The daemon's reload, in the order it happens; the same for inotify and SIGHUP:
 ///   1. change    inotify events (`handleReadable`) or SIGHUP (`requestReload`)
 ///   2. debounce  `ConfigWatcher` waits for 200 ms of quiet (at most 2 s into a burst)
-///   3. load      `BackgroundLoad` reads and parses the directory on its own thread
+///   3. load      a `BackgroundTask` reads and parses the directory on its own thread
 ///   4. validate  the loader's problems: an invalid directory is logged, the old config stays
 ///   5. swap      on the loop, once the strip rests: `ReloadController.apply` reconfigures the
 ///                engine; the daemon then makes a new image store (the old one is retired
@@ -20,11 +20,11 @@ import CarouselEngine
 final class LiveConfig {
     let controller: ReloadController
     let watcher: ConfigWatcher
-    private let load: BackgroundLoad
+    private let load: BackgroundTask<Result<LoadedConfig, ConfigLoadError>>
     /// A change was seen (and debounced) or SIGHUP asked: load when no load is running.
     private var requested = false
     /// What the last load read, waiting for the strip to rest.
-    private var loaded: BackgroundLoad.Loaded?
+    private var loaded: Result<LoadedConfig, ConfigLoadError>?
     /// While a loaded config waits for the strip to rest: when to look again.
     private var retryAt: Double?
     /// How often a held-back reload looks again; polling each loop turn would spin during a drag.
@@ -36,7 +36,7 @@ final class LiveConfig {
         controller = try ReloadController(directory: directory, notifier: notifier)
         watcher = try ConfigWatcher(watching: controller.current)
         controller.watcher = watcher
-        load = try BackgroundLoad()
+        load = try BackgroundTask(name: "carouseld-load")
     }
 
     var current: LoadedConfig { controller.current }
@@ -69,7 +69,8 @@ final class LiveConfig {
         if watcher.fire(now: now) { requested = true }
         if requested && loaded == nil && !load.isRunning {
             requested = false
-            load.start(directory: controller.directory)
+            let directory = controller.directory
+            load.start { ReloadController.load(directory: directory) }
         }
         guard let result = loaded else { return nil }
         if engine.isMoving {

@@ -34,7 +34,7 @@ final class Daemon {
     /// their kernel times trail the wall clock (more so while a frame is being drawn), and a
     /// flip time or timer pushed into `now` would stamp the touches still queued too late,
     /// which reads as a finger that rested before lifting (no fling).
-    var fingersDown = false
+    var fingersDown: Bool { engine.hasFingersDown }
 
     init(engine: CarouselEngine, output: DisplayOutput, renderer: FrameRenderer, loop: EventLoop) throws {
         self.engine = engine; self.output = output; self.renderer = renderer; self.loop = loop

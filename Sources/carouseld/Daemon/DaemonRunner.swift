@@ -36,6 +36,8 @@ final class DaemonRunner {
     private var renderer: CompositorRenderer
     private var watchdog: Watchdog
     private var input: InputSource?
+    /// The input devices being opened off the loop (kept alive until they are handed over).
+    private var inputOpening: BackgroundTask<Result<InputSource, Error>>?
     /// The rotation the display really uses (the command line wins; a reload does not change it).
     private var displayRotation = 0
 
@@ -154,33 +156,39 @@ final class DaemonRunner {
         }
     }
 
-    /// Input devices are opened once the first frame is on screen: libinput opens every device
-    /// of the seat, which takes a while, and nothing can be touched before a picture shows.
+    /// Input devices are opened once the first frame is on screen, and on a thread of their
+    /// own: libinput opens every device of the seat (seconds on a slow box), and the carousel
+    /// keeps moving meanwhile. The context is handed to the loop, which alone uses it after.
     private func openInput() {
+        let config = Self.inputConfig(live.current.config, rotation: displayRotation)
         let screen = display.size ?? daemon.engine.viewport
         do {
-            input = try InputSource(config: Self.inputConfig(live.current.config, rotation: displayRotation), screen: screen)
-        } catch {
-            Log.warning("\(error); running without touch, keyboard and pointer")
-            return
-        }
-        guard let input else { return }
-        var fingers = Set<Int>()
-        do {
-            try loop.add(fd: input.fd) { [unowned self] in
-                for action in input.dispatch() {
-                    switch action {
-                    case .touch(let frame):
-                        for sample in frame.samples {
-                            if sample.phase == .down || sample.phase == .move { fingers.insert(sample.slot) }
-                            else { fingers.remove(sample.slot) }
-                        }
-                    case .cancelTouches: fingers.removeAll()
-                    case .page: break
-                    }
-                    daemon.fingersDown = !fingers.isEmpty
-                    daemon.updateEngine { $0.apply(action) }
+            let opening = try BackgroundTask<Result<InputSource, Error>>(name: "carouseld-input")
+            inputOpening = opening
+            try loop.add(fd: opening.fd) { [unowned self] in
+                guard let opened = opening.take() else { return }
+                loop.remove(fd: opening.fd)
+                inputOpening = nil
+                switch opened {
+                case .success(let source): watch(source)
+                case .failure(let error): Log.warning("\(error); running without touch, keyboard and pointer")
                 }
+            }
+            opening.start { Result { try InputSource(config: config, screen: screen) } }
+        } catch {
+            Log.warning("opening input devices: \(error); running without touch, keyboard and pointer")
+        }
+    }
+
+    /// Feeds input to the engine; which fingers are down is the engine's recogniser's business.
+    private func watch(_ source: InputSource) {
+        input = source
+        // The screen or the config may have changed while the devices were being opened.
+        source.reconfigure(config: Self.inputConfig(live.current.config, rotation: displayRotation),
+                           screen: display.size ?? daemon.engine.viewport)
+        do {
+            try loop.add(fd: source.fd) { [unowned self] in
+                for action in source.dispatch() { daemon.updateEngine { $0.apply(action) } }
             }
         } catch {
             Log.error("watching input devices: \(error)")
