@@ -206,6 +206,24 @@ final class DaemonPacingTests: XCTestCase {
         XCTAssertEqual(renderer.layouts.last?.selectedIndex, 1)
     }
 
+    /// Waiting for a display (no screen) while the engine moves: nothing is drawn, so no flip
+    /// drives the loop, yet the watchdog's wakeup must still run (it once starved, and systemd
+    /// killed a daemon that was only waiting for a late GPU driver).
+    func testWakeupsRunWhileTheStripMovesWithNoScreen() throws {
+        let (daemon, output, _, loop) = try makeDaemon()
+        output.size = nil
+        daemon.start()
+        _ = daemon.updateEngine { $0.page(by: 1, now: MonotonicClock.now()) }
+        XCTAssertTrue(daemon.engine.isMoving)
+        var deadline: Double? = MonotonicClock.now() + 0.05
+        var ran = 0
+        daemon.addWakeup(deadline: { deadline }) { _ in ran += 1; deadline = nil }
+        let start = MonotonicClock.now()
+        while ran == 0 && MonotonicClock.now() - start < 1 { try loop.runOnce(timeoutMilliseconds: 300) }
+        XCTAssertEqual(ran, 1, "the wakeup ran although no frame could be shown")
+        XCTAssertEqual(output.presents, 0)
+    }
+
     func testWakeupsRunWhenTheirDeadlinePasses() throws {
         let (daemon, output, _, loop) = try makeDaemon()
         daemon.start()

@@ -106,11 +106,13 @@ final class Daemon {
         guard !stopped else { return }
         // A touch frame's kernel time can be a little later than the flip that follows it.
         let now = fingersDown ? engine.now : max(time, engine.now)
+        // Wakeups (watchdog, reload) are due by the real clock: with a finger down the engine's
+        // clock lags it, and while no frame can be shown (no screen yet) nothing else ticks.
+        for wakeup in wakeups {
+            if let deadline = wakeup.deadline(), deadline <= time { wakeup.action(now) }
+        }
         if let hold = holdUntil, now < hold { armTimer(); return }
         holdUntil = nil
-        for wakeup in wakeups {
-            if let deadline = wakeup.deadline(), deadline <= now { wakeup.action(now) }
-        }
         report(engine.update(now: now))
         drawIfChanged()
         armTimer()
@@ -173,8 +175,9 @@ final class Daemon {
         } else {
             next = engine.nextDeadline
         }
-        // While moving, every frame ticks and runs due wakeups: their deadlines would only spin.
-        for wakeup in wakeups where !engine.isMoving {
+        // Always, also while moving: a flip that never completes (a screen gone mid-frame) or
+        // an engine that moves with no screen to show it must not starve the watchdog.
+        for wakeup in wakeups {
             if let d = wakeup.deadline() { next = min(next ?? d, d) }
         }
         do { try timer.arm(at: next) } catch { Log.error("arming the timer: \(error)") }
