@@ -10,6 +10,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // FileDescriptor and Errno: typed system calls, EINTR retried in one place.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // libdrm: KMS modesetting, dumb buffers, page flips.
@@ -45,6 +47,7 @@ let package = Package(
             dependencies: [
                 "CarouselEngine", "CDRM", "CInput", "CImaging", "CJPEGStream", "CSystemd", "CYAML", "CTOML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

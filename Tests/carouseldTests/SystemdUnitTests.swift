@@ -78,7 +78,11 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertEqual(values("ReadOnlyPaths"), ["-/etc/carouseld"])
         XCTAssertEqual(values("CapabilityBoundingSet"), [""])
         XCTAssertEqual(values("NoNewPrivileges"), ["yes"])
-        XCTAssertEqual(values("Conflicts"), ["getty@tty1.service"])
+        XCTAssertEqual(Set(values("Conflicts")), ["getty@tty1.service", "shutdown.target"])
+        // Early boot (like plymouth): only what the daemon needs, not basic.target.
+        XCTAssertEqual(values("DefaultDependencies"), ["no"])
+        XCTAssertTrue(values("Before").contains("shutdown.target"))
+        XCTAssertTrue(values("After").joined(separator: " ").contains("local-fs.target"))
         XCTAssertTrue(values("After").joined(separator: " ").contains("plymouth-quit-wait.service"))
         XCTAssertTrue(values("After").joined(separator: " ").contains("systemd-udev-settle.service"))
     }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// Reads small text files (the config and the playlist) whole. Not `ImageFile.read`, because
 /// for a config an empty file is valid, an oversized one is an error rather than cut short, and
@@ -22,24 +23,28 @@ enum FileReading {
     /// Reads at most the first `limit` bytes of `path` (a regular file); `isCut` when the file
     /// has more. Never holds more than `limit` + 1 bytes, whatever the file's size.
     static func readHead(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], isCut: Bool) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        if fd < 0 {
-            let err = errno
-            throw err == ENOENT || err == ENOTDIR ? .missing : .system(String(cString: strerror(err)))
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
+        } catch {
+            let errno = error as? Errno
+            throw errno == .noSuchFileOrDirectory || errno == .notDirectory ? .missing : .system("\(error)")
         }
-        defer { close(fd) }
+        defer { try? fd.close() }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .system(String(cString: strerror(errno))) }
+        guard fstat(fd.rawValue, &st) == 0 else { throw .system(describe(errno: errno)) }
         guard (st.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile }
         var bytes = [UInt8](repeating: 0, count: min(Int(st.st_size), limit) + 1)
         var total = 0
         while total < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buf in
-                Glibc.read(fd, buf.baseAddress! + total, buf.count - total)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .system(String(cString: strerror(errno)))
+            let n: Int
+            do {
+                // swift-system retries EINTR itself.
+                n = try bytes.withUnsafeMutableBytes { buf in
+                    try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buf[total...]))
+                }
+            } catch {
+                throw .system("\(error)")
             }
             if n == 0 { break }
             total += n

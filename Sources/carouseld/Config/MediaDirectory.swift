@@ -24,10 +24,10 @@ struct MediaDirectory {
         if stat(path, &st) != 0 {
             let err = errno
             switch err {
-            case ELOOP: return "is a symlink loop (\(String(cString: strerror(err))))"
+            case ELOOP: return "is a symlink loop (\(describe(errno: err)))"
             case ENOENT: return "does not exist"
             case ENOTDIR: return "does not exist (a parent is not a directory)"
-            default: return "cannot be read (\(String(cString: strerror(err))))"
+            default: return "cannot be read (\(describe(errno: err)))"
             }
         }
         switch st.st_mode & S_IFMT {

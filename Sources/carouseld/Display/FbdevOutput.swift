@@ -26,7 +26,7 @@ final class FbdevOutput: DisplayOutput {
         guard fd >= 0 else {
             let err = Glibc.errno
             if err == EACCES || err == EPERM { throw .permissionDenied(path: path) }
-            throw .noDevice("and no framebuffer either (\(path): \(String(cString: strerror(err))))")
+            throw .noDevice("and no framebuffer either (\(path): \(describe(errno: err)))")
         }
         var variable = fb_var_screeninfo()
         var fixed = fb_fix_screeninfo()

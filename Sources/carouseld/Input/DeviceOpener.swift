@@ -18,14 +18,14 @@ final class DeviceOpener {
         do {
             return try syscall("open") { systemOpen(path, flags) }
         } catch let error as SystemError {
-            if error.errno == EACCES || error.errno == EPERM {
+            if error.errno == .permissionDenied || error.errno == .notPermitted {
                 if reported.insert(path).inserted {
                     Log.error("permission denied on \(path) (add the user to group input)")
                 }
             } else {
                 Log.warning("input: cannot open \(path): \(error)")
             }
-            return -error.errno
+            return -error.errno.rawValue
         } catch {
             return -EIO
         }

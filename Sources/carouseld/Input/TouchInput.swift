@@ -63,7 +63,7 @@ final class InputSource {
     /// Reads everything libinput has and returns what the engine must do, in order.
     func dispatch() -> [InputAction] {
         let rc = libinput_dispatch(libinput)
-        if rc < 0 { Log.warning("input: libinput_dispatch: \(String(cString: strerror(-rc)))") }
+        if rc < 0 { Log.warning("input: libinput_dispatch: \(describe(errno: -rc))") }
         var batch: [DeviceEvent] = []
         while let event = libinput_get_event(libinput) {
             if let deviceEvent = LibinputEvents.read(event, panel: panel) { batch.append(deviceEvent) }

@@ -26,13 +26,13 @@ enum ImageFile {
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             if fd < 0 {
                 let err = errno
-                throw err == ENOENT ? .missing : .unreadable(String(cString: strerror(err)))
+                throw err == ENOENT ? .missing : .unreadable(describe(errno: err))
             }
             var info = stat()
             guard fstat(fd, &info) == 0 else {
                 let err = errno
                 close(fd)
-                throw .unreadable(String(cString: strerror(err)))
+                throw .unreadable(describe(errno: err))
             }
             guard (info.st_mode & S_IFMT) == S_IFREG else { close(fd); throw .unreadable("not a regular file") }
             guard info.st_size > 0 else { close(fd); throw .empty }
@@ -54,7 +54,7 @@ enum ImageFile {
             while count < size {
                 let got = pread(fd, memory.base + count, size - count, off_t(count))
                 if got < 0 && errno == EINTR { continue }
-                if got < 0 { throw .unreadable(String(cString: strerror(errno))) }
+                if got < 0 { throw .unreadable(describe(errno: errno)) }
                 if got == 0 { break } // shrank while we read: decode what is there, the decoder names it
                 count += got
             }

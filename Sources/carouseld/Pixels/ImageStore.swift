@@ -38,7 +38,7 @@ final class ImageStore: CardSource, @unchecked Sendable {
         self.cacheBytes = cacheMB * 1024 * 1024
         self.neighbours = neighbours
         let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        if fd < 0 { Log.error("eventfd: \(String(cString: strerror(errno))); finished decodes show on the next frame") }
+        if fd < 0 { Log.error("eventfd: \(describe(errno: errno)); finished decodes show on the next frame") }
         self.readyFD = fd
         worker = DecodeWorker(paths: paths, spec: spec) {
             var one: UInt64 = 1

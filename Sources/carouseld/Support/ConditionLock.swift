@@ -50,7 +50,7 @@ enum DetachedThread {
         }, box)
         guard rc == 0 else {
             // Without a thread nothing could ever be decoded: fail loudly rather than show nothing.
-            fatalError("pthread_create: \(String(cString: strerror(rc)))")
+            fatalError("pthread_create: \(describe(errno: rc))")
         }
         pthread_detach(thread)
     }

@@ -1,14 +1,24 @@
 import Glibc
+import SystemPackage
 
 /// A failed system call: the call's name and errno, printable as "open: Permission denied".
 struct SystemError: Error, CustomStringConvertible {
     var call: String
-    var errno: Int32
-    var description: String { "\(call): \(String(cString: strerror(errno)))" }
+    var errno: Errno
+
+    init(call: String, errno: Errno) { self.call = call; self.errno = errno }
+    init(call: String, errno: Int32) { self.init(call: call, errno: Errno(rawValue: errno)) }
+
+    var description: String { "\(call): \(errno)" }
 }
 
+/// "Permission denied" for an errno value (swift-system's wording, which is strerror's).
+func describe(errno: Int32) -> String { Errno(rawValue: errno).description }
+
 /// Runs a system call that returns -1 on failure, retrying on EINTR (like swift-nio's
-/// `syscall(blocking:)`), and throws `SystemError` for any other failure.
+/// `syscall(blocking:)`), and throws `SystemError` for any other failure. The one EINTR loop for
+/// calls swift-system does not wrap (epoll, timerfd, eventfd, signalfd, inotify); file
+/// descriptors swift-system does wrap are opened and read through `FileDescriptor`.
 @discardableResult
 func syscall<T: FixedWidthInteger>(_ name: String, _ body: () -> T) throws -> T {
     while true {

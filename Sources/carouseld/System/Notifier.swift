@@ -57,7 +57,7 @@ final class Notifier {
     private func send(_ state: String) {
         let result = sd_notify(0, state)
         if result < 0 {
-            Log.debug("sd_notify(\(state.split(separator: "\n").first ?? "")): \(String(cString: strerror(-result)))")
+            Log.debug("sd_notify(\(state.split(separator: "\n").first ?? "")): \(describe(errno: -result))")
         }
     }
 

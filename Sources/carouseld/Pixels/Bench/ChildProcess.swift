@@ -11,7 +11,7 @@ enum ChildProcess {
     /// The exit status (or 128 + signal) and everything the child wrote to stdout.
     static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw Failure(description: "pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&pipeEnds) == 0 else { throw Failure(description: "pipe: \(describe(errno: errno))") }
         // Close-on-exec: the child gets only the dup2'd stdout, not the pipe's own ends.
         for fd in pipeEnds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
@@ -24,7 +24,7 @@ enum ChildProcess {
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
         close(pipeEnds[1])
         defer { close(pipeEnds[0]) }
-        guard spawned == 0 else { throw Failure(description: "cannot start \(path): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else { throw Failure(description: "cannot start \(path): \(describe(errno: spawned))") }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
