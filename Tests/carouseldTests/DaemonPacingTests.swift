@@ -14,8 +14,11 @@ final class FakeOutput: DisplayOutput {
     private var memory = [UInt32](repeating: 0, count: 640 * 400)
 
     var summary: String { "fake" }
+    var devicePath: String { "/dev/dri/fake" }
+    var isFirmwareFramebuffer: Bool { false }
     var canPresent: Bool { size != nil && !pending }
     func attach(to loop: EventLoop) throws {}
+    func detach() {}
     func restore() {}
 
     func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
