@@ -1,11 +1,23 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The fuzz targets (Fuzz/Package.swift, run by scripts/fuzz) reach the daemon's parsers and
+// decoders through `@testable import carouseld`. A package can only import another package's
+// libraries, so with CAROUSELD_FUZZ_LIBRARY set (scripts/fuzz sets it) `carouseld` is built as
+// a library without its `@main` file. A plain `swift build` or `swift test` never sees it.
+let fuzzLibrary = Context.environment["CAROUSELD_FUZZ_LIBRARY"] != nil
+let carouseldDependencies: [Target.Dependency] = [
+    "CarouselEngine", "CDRM", "CInput", "CImaging", "CJPEGStream", "CSystemd", "CYAML", "CTOML",
+    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+    .product(name: "SystemPackage", package: "swift-system"),
+]
+
 let package = Package(
     name: "carouseld",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "carouseld", targets: ["carouseld"]),
+        fuzzLibrary ? .library(name: "carouseld", targets: ["carouseld"])
+                    : .executable(name: "carouseld", targets: ["carouseld"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
     ],
     dependencies: [
@@ -42,13 +54,8 @@ let package = Package(
         // libjpeg's own API, a band of rows at a time; its fatal errors need setjmp (see the header).
         .target(name: "CJPEGStream", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CarouselEngine"),
-        .executableTarget(
-            name: "carouseld",
-            dependencies: [
-                "CarouselEngine", "CDRM", "CInput", "CImaging", "CJPEGStream", "CSystemd", "CYAML", "CTOML",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "SystemPackage", package: "swift-system"),
-            ]),
+        fuzzLibrary ? .target(name: "carouseld", dependencies: carouseldDependencies, exclude: ["Carouseld.swift"])
+                    : .executableTarget(name: "carouseld", dependencies: carouseldDependencies),
         // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "TestSupport"]),

@@ -108,6 +108,35 @@ final class RecordingParserTests: XCTestCase {
         try assertError(replacingLine: m, with: "    - [0, 120000, 0, 0, 0]", mentions: "goes back from 0.150000 s")
     }
 
+    // Found by scripts/fuzz (fuzz-recording): each of these trapped or stalled the replay.
+
+    func testSecondsTooLargeForMicrosecondsNameTheirLine() throws {
+        // Was an arithmetic-overflow trap turning seconds into 64-bit microseconds.
+        let n = lineNumber(of: "- [0, 125000, 3, 53,")
+        try assertError(replacingLine: n, with: "    - [9223372036854775807, 125000, 3, 53, 7]", mentions: "out of range")
+    }
+
+    func testAbsinfoWiderThan32BitsNamesItsLine() throws {
+        // Was an arithmetic-overflow trap in PanelMapping.transformed on the first touch.
+        let n = lineNumber(of: "      53: [")
+        try assertError(replacingLine: n, with: "      53: [-9223372036854775808, 9223372036854775807, 0, 0, 16]",
+                        mentions: "fit 32 bits")
+    }
+
+    func testDeviceWithTooManySlotsIsRefusedQuickly() throws {
+        // ABS_MT_SLOT given twice, the second time [0, 65535]: 65536 slots walked at every
+        // SYN_REPORT made fuzz-recording time out (> 10 s for one small file).
+        let n = lineNumber(of: "      47: [")
+        var lines = sample().yaml().components(separatedBy: "\n")
+        lines[n - 1] = "      47: [0, 65535, 0, 0, 0]"
+        let path = try RecordingBuilder.write(lines.joined(separator: "\n"), named: "slots")
+        XCTAssertThrowsError(try Replay(config: CarouselConfig(), screen: Size(width: 800, height: 600), itemCount: 3)
+            .lines(path: path)) { error in
+            XCTAssertEqual((error as? RecordingError)?.line, self.lineNumber(of: "- node:"))
+            XCTAssert("\(error)".contains("has 65536 touch slots; at most 256"), "\(error)")
+        }
+    }
+
     func testNotARecordingAtAll() {
         XCTAssertThrowsError(try RecordingParser.parse("hello: world\n", path: "x.yml")) { error in
             XCTAssertEqual((error as? RecordingError)?.description, "x.yml:1: no 'devices' list: not a libinput recording")

@@ -14,6 +14,9 @@ struct EvdevDecoder {
     private let xAxis: AbsInfo?, yAxis: AbsInfo?
     private let panel: Size
 
+    /// Most touch slots a replayed device may have (touchscreens have 10 to 60 or so).
+    static let maxSlots = 256
+
     private enum TouchKind { case none, multitouch(slots: Int), singleTouch }
 
     /// One kernel slot: its tracking id (-1 = no touch), raw position and seat slot.
@@ -51,7 +54,13 @@ struct EvdevDecoder {
                     "\"\(device.name)\" uses multitouch protocol A (no ABS_MT_SLOT); only protocol B can be replayed")
             }
             let slotInfo = try axis(ABS_MT_SLOT)
-            kind = .multitouch(slots: slotInfo.maximum - slotInfo.minimum + 1)
+            let slotCount = slotInfo.maximum - slotInfo.minimum + 1  // absinfo is 32-bit: no overflow
+            guard slotCount <= Self.maxSlots else {
+                // Every slot is visited at each SYN_REPORT; a bogus range would stall the replay.
+                throw RecordingError(path: path, line: device.line, message:
+                    "\"\(device.name)\" has \(slotCount) touch slots; at most \(Self.maxSlots) can be replayed")
+            }
+            kind = .multitouch(slots: slotCount)
             xAxis = try axis(ABS_MT_POSITION_X); yAxis = try axis(ABS_MT_POSITION_Y)
             caps.insert(.touch)
         } else if direct, hasST {

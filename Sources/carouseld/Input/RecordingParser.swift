@@ -4,6 +4,8 @@
 enum RecordingParser {
     /// Recordings of long sessions reach a few MB; anything far beyond is not a recording.
     static let sizeLimit = 64 << 20
+    /// Latest event time in seconds: microseconds since the start must fit 64 bits.
+    static let maxSeconds = Int(Int64.max / 1_000_000) - 1
 
     static func load(path: String) throws -> Recording {
         let bytes: [UInt8]
@@ -76,6 +78,8 @@ private struct Structure {
             for (codeNode, valueNode) in map {
                 let v = try ints(valueNode, "[min, max, fuzz, flat, resolution]")
                 guard v.count == 5 else { throw error(valueNode, "absinfo needs 5 numbers [min, max, fuzz, flat, resolution], found \(v.count)") }
+                // struct input_absinfo holds 32-bit values; wider ones would overflow the mapping.
+                guard v.allSatisfy({ Int32(exactly: $0) != nil }) else { throw error(valueNode, "absinfo values must fit 32 bits") }
                 guard v[1] > v[0] else { throw error(valueNode, "absinfo maximum \(v[1]) is not above minimum \(v[0])") }
                 absinfo[try int(codeNode, "an axis code")] = AbsInfo(minimum: v[0], maximum: v[1], fuzz: v[2], flat: v[3], resolution: v[4])
             }
@@ -106,7 +110,7 @@ private struct Structure {
         for item in list {
             let v = try ints(item, "[sec, usec, type, code, value]")
             guard v.count == 5 else { throw error(item, "an evdev event needs 5 numbers [sec, usec, type, code, value], found \(v.count)") }
-            guard v[0] >= 0, (0..<1_000_000).contains(v[1]) else { throw error(item, "timestamp \(v[0]) s \(v[1]) µs is out of range") }
+            guard (0...RecordingParser.maxSeconds).contains(v[0]), (0..<1_000_000).contains(v[1]) else { throw error(item, "timestamp \(v[0]) s \(v[1]) µs is out of range") }
             guard let type = Int32(exactly: v[2]), let code = Int32(exactly: v[3]), let value = Int32(exactly: v[4]) else {
                 throw error(item, "type, code or value does not fit 32 bits")
             }

@@ -11,8 +11,13 @@ enum Log {
 
     /// Lines above this level are dropped (CAROUSELD_DEBUG=1 shows debug lines).
     nonisolated(unsafe) static var threshold: Level = getenv("CAROUSELD_DEBUG") == nil ? .info : .debug
-    /// Tests capture lines here instead of stderr.
-    nonisolated(unsafe) static var sink: ((Level, String) -> Void)? = nil
+    /// Tests capture lines here instead of stderr. Set and read under `lock`: a test swaps it
+    /// while a decode thread may be logging a skipped file.
+    static var sink: ((Level, String) -> Void)? {
+        get { var current: ((Level, String) -> Void)? = nil; lock.withLock { _ in current = sinkStorage }; return current }
+        set { lock.withLock { _ in sinkStorage = newValue } }
+    }
+    nonisolated(unsafe) private static var sinkStorage: ((Level, String) -> Void)? = nil
     /// Lines from the decode thread and the loop never interleave.
     private static let lock = Mutex(())
 
@@ -25,7 +30,7 @@ enum Log {
     private static func write(_ level: Level, _ message: String) {
         guard level <= threshold else { return }
         lock.withLock { _ in
-            if let sink { sink(level, message); return }
+            if let sink = sinkStorage { sink(level, message); return }
             // One line per event: embedded newlines would split an event in the journal.
             let line = "<\(level.rawValue)>" + escapingControls(message) + "\n"
             StandardError.write(line)

@@ -94,4 +94,32 @@ final class ImageStoreTests: XCTestCase {
         store.waitUntilLoaded(for: wider)
         XCTAssertEqual(store.cards(for: wider)[0]?.width, 60)
     }
+
+    /// Mostly for the ThreadSanitizer run (scripts/tsan): stores are retired with decodes in
+    /// flight while the loop side changes card sizes, drains the eventfd, reads arrived cards and
+    /// swaps the log sink as tests do, and the decode threads log skipped files meanwhile.
+    func testStoresRetiredWithDecodesInFlightShareNothingUnlocked() throws {
+        let big = try (0..<3).map { try TestPictures.writePNG(TestPictures.noise(width: 800, height: 600), "\(dir)/big\($0).png") }
+        // Cut in half: the decode fails late, so a store is often retired with a failing decode
+        // in flight, whose thread then logs the skip.
+        let whole = try XCTUnwrap(FileManager.default.contents(atPath: big[0]))
+        let broken = try TestPictures.write(Array(whole.prefix(whole.count / 2)), "\(dir)/broken.png")
+        let mixed = [broken, big[0], broken, big[1], big[2], paths[0]]
+        for round in 0..<40 {
+            Log.sink = { _, _ in } // the decode threads log "skipping .../broken.png" now and then
+            var store: ImageStore? = ImageStore(paths: mixed, spec: CardSpec(width: 80, height: 60))
+            for step in 0..<5 {
+                var shown = layout(selected: (round + step) % mixed.count, count: mixed.count)
+                shown.cards[0].width = Double(40 + 8 * step)
+                for card in store!.cards(for: shown).values { XCTAssertEqual(card.width, 40 + 8 * step) }
+                if waitReadable(store!.readyFD, seconds: 0.003) { _ = store!.drainReady() }
+            }
+            store = nil // retired mid-decode: stop() returns at once, the thread finishes alone
+            Log.sink = nil
+        }
+        let store = ImageStore(paths: mixed, spec: CardSpec(width: 48, height: 27))
+        store.waitUntilLoaded(for: layout(selected: 5, count: mixed.count))
+        assertColour(try XCTUnwrap(store.cards(for: layout(selected: 5, count: mixed.count))[5]).pixel(x: 24, y: 13),
+                     0xE04030, "the store after the retired ones works")
+    }
 }
