@@ -161,6 +161,15 @@ detail=$(host compare shots/stopped.ppm refs/swipe.png); rc=$?
 if [ $rc = 1 ] && echo "$detail" | grep -q 'pixels differ'; then echo "PASS the screen changes after stop: console back ($detail)"
 else echo "FAIL the screen changes after stop (status $rc: $detail)"; fi
 
+echo "## start-up cost of the installed binary (figures)"
+# Cold: the page cache dropped, as at boot; warm: run again. Peak RSS of --version from /proc.
+sync; echo 3 > /proc/sys/vm/drop_caches
+t0=${EPOCHREALTIME/./}; /usr/bin/carouseld --version > /dev/null; t1=${EPOCHREALTIME/./}
+t2=${EPOCHREALTIME/./}; /usr/bin/carouseld --version > /dev/null; t3=${EPOCHREALTIME/./}
+sync; echo 3 > /proc/sys/vm/drop_caches
+LD_DEBUG=statistics /usr/bin/carouseld --version 2>&1 | grep -E 'total startup time|final number of relocations' | sed 's/^ *[0-9]*: */    ld.so: /'
+echo "  carouseld --version: cold $(( (t1 - t0) / 1000 )) ms, warm $(( (t3 - t2) / 1000 )) ms; binary $(stat -c %s /usr/bin/carouseld) bytes, $(ldd /usr/bin/carouseld | wc -l) shared libraries"
+
 journalctl -b --no-pager > $X/journal.txt
 echo "DONE"
 systemctl poweroff

@@ -48,6 +48,9 @@ final class DisplaySupervisor: DisplayOutput {
             let events = monitor.drain()
             if !events.isEmpty { devicesChanged(events) }
         }
+        // A device that udev finished between the first try and the monitor's start sent its
+        // event to nobody: look once more now that nothing can be missed.
+        if current == nil { devicesChanged([DisplayDeviceMonitor.Event(action: "add", devnode: nil)]) }
     }
 
     func detach() {

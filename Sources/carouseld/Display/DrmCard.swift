@@ -14,7 +14,11 @@ final class DrmCard {
         guard fd >= 0 else {
             let err = Glibc.errno
             switch err {
-            case EACCES, EPERM: throw .permissionDenied(path: path)
+            case EACCES, EPERM:
+                // At boot the node can exist before udev has given it to group video: that is a
+                // display still being set up (its udev event will come), not a wrong setup.
+                if !DisplayDeviceMonitor.isSetUpByUdev(path) { throw .noDevice("\(path) is not set up by udev yet") }
+                throw .permissionDenied(path: path)
             case ENOENT, ENODEV, ENXIO: throw .noDevice("\(path): \(SystemError(call: "open", errno: err))")
             default: throw .system(call: "open", errno: err, path: path)
             }
