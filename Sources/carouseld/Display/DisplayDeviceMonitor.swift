@@ -1,5 +1,4 @@
 import CInput
-import Glibc
 
 /// udev "add" and "remove" events of display devices (subsystems drm and graphics): a GPU
 /// driver that loads after the daemon started, a firmware framebuffer that goes away when the
@@ -41,16 +40,5 @@ final class DisplayDeviceMonitor {
             udev_device_unref(device)
         }
         return events
-    }
-
-    /// Whether udev has processed the device node at `devnode` (its rules, and so its group and
-    /// mode, applied). Early in boot the kernel has made a node that only root may open yet.
-    static func isSetUpByUdev(_ devnode: String) -> Bool {
-        var st = stat()
-        guard stat(devnode, &st) == 0, let udev = udev_new() else { return true }
-        defer { udev_unref(udev) }
-        guard let device = udev_device_new_from_devnum(udev, CChar(UInt8(ascii: "c")), st.st_rdev) else { return true }
-        defer { udev_device_unref(device) }
-        return udev_device_get_is_initialized(device) != 0
     }
 }

@@ -15,9 +15,9 @@ final class DrmCard {
             let err = Glibc.errno
             switch err {
             case EACCES, EPERM:
-                // At boot the node can exist before udev has given it to group video: that is a
-                // display still being set up (its udev event will come), not a wrong setup.
-                if !DisplayDeviceMonitor.isSetUpByUdev(path) { throw .noDevice("\(path) is not set up by udev yet") }
+                // At boot the kernel's node is root's alone until udev gives it to group video:
+                // a display still being set up (udev's event will come), not a wrong setup.
+                if Self.isRootOnly(path) { throw .noDevice("\(path) is not set up by udev yet (root only)") }
                 throw .permissionDenied(path: path)
             case ENOENT, ENODEV, ENXIO: throw .noDevice("\(path): \(SystemError(call: "open", errno: err))")
             default: throw .system(call: "open", errno: err, path: path)
@@ -40,6 +40,12 @@ final class DrmCard {
     }
 
     deinit { close(fd) }
+
+    /// A node owned by root and group root, with no access for group or others.
+    private static func isRootOnly(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && st.st_uid == 0 && st.st_gid == 0 && st.st_mode & 0o066 == 0
+    }
 
     /// Asks for atomic modesetting; false when the driver (or kernel) does not offer it.
     func enableAtomic() -> Bool {
