@@ -106,8 +106,10 @@ check "soak: open descriptors unchanged ($fds0 -> $fds1)" [ "$fds0" = "$fds1" ]
 # reload's file I/O on the loop (0.25-0.95 s).
 check "soak: longest loop gap while animating <= 300 ms under TCG (${gap:-?} ms; 50 ms asked on hardware)" \
   awk -v g="${gap:-999}" 'BEGIN { exit !(g <= 300) }'
-check "soak: no late watchdog ping (longest gap ${wgap:-?} s, interval ${every:-?} s)" \
-  awk -v g="${wgap:-999}" -v e="${every:-0}" 'BEGIN { exit !(e > 0 && g <= e + 0.5) }'
+# Late means systemd's watchdog would have fired: no gap may reach WATCHDOG_USEC (twice the
+# ping interval). Measured: 1.34-1.49 s for 1.00 s pings (2 s timeout).
+check "soak: no late watchdog ping (longest gap ${wgap:-?} s, pings every ${every:-?} s, timeout 2 s)" \
+  awk -v g="${wgap:-999}" -v e="${every:-0}" 'BEGIN { exit !(e > 0 && g < 2 * e) }'
 check "soak: reloads and touches really happened" \
   sh -c "[ $(grep -c 'config reloaded' "$out/soak.log") -gt 10 ] && [ $(grep -c 'release velocity\|tap' "$out/soak.log") -gt 10 ]"
 check "soak: SIGTERM exits 0" [ "$rc" = 0 ]

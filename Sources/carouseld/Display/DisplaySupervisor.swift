@@ -11,7 +11,7 @@ final class DisplaySupervisor: DisplayOutput {
     private let settings: OutputSettings
     private let backend: DisplayBackend
     private(set) var current: DisplayOutput?
-    private var monitor: DisplayDeviceMonitor?
+    private var monitor: UdevMonitor?
     private weak var loop: EventLoop?
 
     var onPresented: ((Double) -> Void)?
@@ -40,17 +40,18 @@ final class DisplaySupervisor: DisplayOutput {
     func attach(to loop: EventLoop) throws {
         self.loop = loop
         if let current { try use(current) }
-        monitor = DisplayDeviceMonitor()
+        monitor = UdevMonitor(subsystems: ["drm", "graphics"])
         guard let monitor else {
             return Log.warning("udev monitor unavailable: a display driver that loads later will not be noticed")
         }
         try loop.add(fd: monitor.fd) { [unowned self] in
-            let events = monitor.drain()
+            // Add and remove only: a change (a screen plugged in) is the output's own business.
+            let events = monitor.drain().filter { $0.action == "add" || $0.action == "remove" }
             if !events.isEmpty { devicesChanged(events) }
         }
         // A device that udev finished between the first try and the monitor's start sent its
         // event to nobody: look once more now that nothing can be missed.
-        if current == nil { devicesChanged([DisplayDeviceMonitor.Event(action: "add", devnode: nil)]) }
+        if current == nil { devicesChanged([UdevMonitor.Event(action: "add", devnode: nil)]) }
     }
 
     func detach() {
@@ -78,7 +79,7 @@ final class DisplaySupervisor: DisplayOutput {
         if let loop { try output.attach(to: loop) }
     }
 
-    private func devicesChanged(_ events: [DisplayDeviceMonitor.Event]) {
+    private func devicesChanged(_ events: [UdevMonitor.Event]) {
         if let old = current, events.contains(where: { $0.action == "remove" && $0.devnode == old.devicePath }) {
             Log.notice("\(old.devicePath) was removed; waiting for a display device")
             old.detach()

@@ -14,7 +14,7 @@ final class DrmOutput: DisplayOutput {
     private var current: Int?
     private var pending: Int?
     private var saved: SavedCrtc?
-    private var hotplug: DrmHotplugMonitor?
+    private var hotplug: UdevMonitor?
     private weak var loop: EventLoop?
     private var reprobeAfterFlip = false
 
@@ -56,10 +56,14 @@ final class DrmOutput: DisplayOutput {
     func attach(to loop: EventLoop) throws {
         self.loop = loop
         try loop.add(fd: card.fd) { [unowned self] in handleDrmEvents() }
-        hotplug = DrmHotplugMonitor()
+        hotplug = UdevMonitor(subsystems: ["drm"])
         if let hotplug {
             try loop.add(fd: hotplug.fd) { [unowned self] in
-                if hotplug.drain() { hotplugged() }
+                // A card's connectors changed (HOTPLUG=1, "change"), or a driver that just loaded
+                // registered its connectors after the card ("add").
+                if hotplug.drain().contains(where: { $0.hotplug || $0.action == "change" || $0.action == "add" }) {
+                    hotplugged()
+                }
             }
         } else {
             Log.warning("udev monitor unavailable: screens plugged in later will not be noticed")
