@@ -30,8 +30,9 @@ public enum DotsPosition: String, Sendable, Equatable, CaseIterable {
     case bottom, top
 }
 
-/// Every setting the engine and the backends use, with defaults.
-/// The file format (carouseld.conf) maps one key to one property, by the snake_case name in `Key`.
+/// Every setting the engine uses, with defaults. The shell's own settings (display, input,
+/// media, memory) are `ShellSettings` in the executable. carouseld.conf maps one snake_case key
+/// to one property.
 public struct CarouselConfig: Sendable, Equatable {
     // Slideshow
     /// Seconds of rest before auto-advancing; 0 disables auto-advance.
@@ -72,25 +73,6 @@ public struct CarouselConfig: Sendable, Equatable {
     public var maxPagesPerGesture: Int = 1
     /// Longest touch, in seconds, that still counts as a tap.
     public var tapTimeout: Double = 0.3
-    // Display
-    /// Connector name such as "HDMI-A-1"; nil picks the first connected one.
-    public var output: String? = nil
-    /// "WIDTHxHEIGHT" or "WIDTHxHEIGHT@HZ"; nil uses the preferred mode.
-    public var mode: String? = nil
-    public var rotation: Int = 0
-    /// Force legacy drmModeSetCrtc/PageFlip even when atomic is available.
-    public var forceLegacy: Bool = false
-    // Input
-    public var seat: String = "seat0"
-    public var touch: Bool = true
-    public var keyboard: Bool = true
-    public var pointer: Bool = true
-    // Media
-    /// Image directory; relative paths are relative to the config directory.
-    public var media: String = "images"
-    public var maxImagePixels: Int = 100_000_000
-    public var cacheMB: Int = 64
-
     public init() {}
 }
 
@@ -147,49 +129,12 @@ extension CarouselConfig {
         range("page_threshold", pageThreshold, 0.05, 0.95)
         intRange("max_pages_per_gesture", maxPagesPerGesture, 1, 100)
         range("tap_timeout", tapTimeout, 0.05, 2, " seconds")
-        if ![0, 90, 180, 270].contains(rotation) {
-            issues.append(ConfigIssue(key: "rotation", message: "\(rotation) is not allowed; allowed 0, 90, 180, 270"))
-        }
-        if let mode, DisplayMode(parsing: mode) == nil {
-            issues.append(ConfigIssue(key: "mode", message:
-                "\"\(mode)\" is not a mode; allowed WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60"))
-        }
-        if let output, output.isEmpty {
-            issues.append(ConfigIssue(key: "output", message: "\"\" is empty; allowed a connector name such as HDMI-A-1"))
-        }
-        if seat.isEmpty {
-            issues.append(ConfigIssue(key: "seat", message: "\"\" is empty; allowed a seat name such as seat0"))
-        }
-        if media.isEmpty {
-            issues.append(ConfigIssue(key: "media", message: "\"\" is empty; allowed a directory path"))
-        }
-        intRange("max_image_pixels", maxImagePixels, 1, 1_000_000_000)
-        intRange("cache_mb", cacheMB, 8, 4096)
         return issues
     }
 }
 
-/// A display mode request parsed from `WIDTHxHEIGHT[@HZ]`.
-public struct DisplayMode: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
-    public var refresh: Int?
-    public init?(parsing text: String) {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 1 || parts.count == 2 else { return nil }
-        let dims = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-        guard dims.count == 2, let w = Int(dims[0]), let h = Int(dims[1]),
-              (1...16384).contains(w), (1...16384).contains(h) else { return nil }
-        width = w; height = h
-        if parts.count == 2 {
-            guard let hz = Int(parts[1]), (1...1000).contains(hz) else { return nil }
-            refresh = hz
-        }
-    }
-}
-
 /// Prints 5 as "5" and 0.5 as "0.5", for messages.
-func formatNumber(_ v: Double) -> String {
+public func formatNumber(_ v: Double) -> String {
     if v.isFinite, v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
     return String(v)
 }

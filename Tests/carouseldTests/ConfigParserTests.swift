@@ -57,11 +57,14 @@ final class ConfigParserTests: XCTestCase {
         expected.dotColor = RGB(0x010203); expected.dotActiveColor = RGB(0xA0B0C0); expected.dotsPosition = .top
         expected.dotsMargin = 20; expected.springResponse = 0.4; expected.springDamping = 1.0
         expected.touchSlop = 10; expected.flingVelocity = 500; expected.pageThreshold = 0.3
-        expected.maxPagesPerGesture = 3; expected.tapTimeout = 0.2; expected.output = "HDMI-A-1"
-        expected.mode = "1280x720@60"; expected.rotation = 90; expected.forceLegacy = true; expected.seat = "seat1"
-        expected.touch = false; expected.keyboard = false; expected.pointer = false; expected.media = "/srv/pictures"
-        expected.maxImagePixels = 5_000_000; expected.cacheMB = 128
+        expected.maxPagesPerGesture = 3; expected.tapTimeout = 0.2
         XCTAssertEqual(result.config, expected)
+        var shell = ShellSettings()
+        shell.output = "HDMI-A-1"
+        shell.mode = "1280x720@60"; shell.rotation = 90; shell.forceLegacy = true; shell.seat = "seat1"
+        shell.touch = false; shell.keyboard = false; shell.pointer = false; shell.media = "/srv/pictures"
+        shell.maxImagePixels = 5_000_000; shell.cacheMB = 128
+        XCTAssertEqual(result.shell, shell)
     }
 
     func testEmptyFileGivesDefaults() {
@@ -144,7 +147,7 @@ final class ConfigParserTests: XCTestCase {
         let result = parse("cards_per_page = 2.0\nrotation = 180")
         XCTAssertEqual(result.problems, [])
         XCTAssertEqual(result.config.cardsPerPage, 2)
-        XCTAssertEqual(result.config.rotation, 180)
+        XCTAssertEqual(result.shell.rotation, 180)
     }
 
     func testUnknownKeysAreWarningsNotProblems() {

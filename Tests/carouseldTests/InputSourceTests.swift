@@ -10,7 +10,7 @@ final class InputSourceTests: XCTestCase {
         var logged: [String] = []
         Log.sink = { _, line in logged.append(line) }
         defer { Log.sink = nil }
-        let source = try InputSource(config: CarouselConfig(), screen: Size(width: 1280, height: 800))
+        let source = try InputSource(settings: ShellSettings(), screen: Size(width: 1280, height: 800))
         XCTAssertGreaterThanOrEqual(source.fd, 0)
         XCTAssertNotEqual(fcntl(source.fd, F_GETFD), -1, "libinput's fd is open")
         XCTAssertEqual(source.dispatch(), [])

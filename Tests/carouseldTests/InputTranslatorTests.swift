@@ -15,10 +15,10 @@ final class InputTranslatorTests: XCTestCase {
     }
     override func tearDown() { Log.sink = nil }
 
-    private func translator(_ change: (inout CarouselConfig) -> Void = { _ in }) -> InputTranslator {
-        var config = CarouselConfig()
-        change(&config)
-        var t = InputTranslator(config: config, screen: screen)
+    private func translator(_ change: (inout ShellSettings) -> Void = { _ in }) -> InputTranslator {
+        var settings = ShellSettings()
+        change(&settings)
+        var t = InputTranslator(settings: settings, screen: screen)
         _ = t.translate([.added(device: touch, name: "panel", capabilities: .touch),
                          .added(device: keyboard, name: "keys", capabilities: .keyboard),
                          .added(device: mouse, name: "mouse", capabilities: .pointer)])
@@ -52,7 +52,7 @@ final class InputTranslatorTests: XCTestCase {
 
     func testReconfigureAppliesRotationAndSwitchesAndKeepsTheDevices() {
         var t = translator()
-        t.reconfigure(config: { var c = CarouselConfig(); c.rotation = 180; c.keyboard = false; return c }(), screen: screen)
+        t.reconfigure(settings: { var s = ShellSettings(); s.rotation = 180; s.keyboard = false; return s }(), screen: screen)
         _ = t.translate([.touchDown(device: touch, slot: 0, x: 100, y: 100, time: 1)])
         XCTAssertEqual(t.translate([.touchFrame(device: touch, time: 1)]),
                        [.touch(TouchFrame(time: 1, samples: [TouchSample(slot: 0, phase: .down, x: 900, y: 500)]))])
@@ -124,7 +124,7 @@ final class InputTranslatorTests: XCTestCase {
     }
 
     func testNoTouchDeviceIsLoggedOnceAndTouchArrivingLaterIsNamed() {
-        var t = InputTranslator(config: CarouselConfig(), screen: screen)
+        var t = InputTranslator(settings: ShellSettings(), screen: screen)
         _ = t.translate([.added(device: keyboard, name: "keys", capabilities: .keyboard)])
         t.startupFinished()
         _ = t.translate([.key(device: keyboard, code: Int(KEY_LEFT), pressed: true, time: 1)])

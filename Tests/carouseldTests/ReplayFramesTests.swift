@@ -31,7 +31,7 @@ final class ReplayFramesTests: XCTestCase {
         let loaded = try ConfigLoader.load(directory: dir.path)
         XCTAssertEqual(loaded.config.cardWidth, .fraction(0.6), "the replay uses the directory's settings")
         let screen = Size(width: 320, height: 200)
-        let frames = try ReplayFrames(config: loaded.config, paths: loaded.playlist.map(\.path), screen: screen, directory: out)
+        let frames = try ReplayFrames(config: loaded.config, shell: loaded.shell, paths: loaded.playlist.map(\.path), screen: screen, directory: out)
         var b = RecordingBuilder()
         b.drag(from: (70, 50), to: (40, 50), start: 0, duration: 0.05, interval: 0.01)  // a fling to the left
         let replay = Replay(config: loaded.config, screen: screen, itemCount: loaded.playlist.count)

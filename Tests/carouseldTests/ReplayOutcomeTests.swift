@@ -129,13 +129,14 @@ final class ReplayOutcomeTests: XCTestCase {
     }
 
     func testRotatedPanelSwipeDownIsASwipeLeft() throws {
-        config.rotation = 90
+        var shell = ShellSettings()
+        shell.rotation = 90
         let portrait = Size(width: 600, height: 1000)  // the picture; the panel is 1000x600
         var b = RecordingBuilder()
         // Down the panel, slowly: towards the turned picture's left, 600 px of a 392 px page.
         b.drag(from: (50, 10), to: (50, 90), start: 0.5, duration: 3, rest: 0.1)
         let path = try b.write(named: "rotated")
-        let lines = try Replay(config: config, screen: portrait, itemCount: 5).lines(path: path)
+        let lines = try Replay(config: config, shell: shell, screen: portrait, itemCount: 5).lines(path: path)
         XCTAssert(lines.contains { $0.contains("\"event\":\"release\"") && $0.contains("\"to\":1") }, "\(lines)")
     }
 

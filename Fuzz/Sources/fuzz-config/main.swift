@@ -8,7 +8,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let result = ConfigFileParser.parse(bytes: bytes, file: "carouseld.conf")
     if result.problems.isEmpty {
-        let issues = result.config.validate()
+        let issues = result.values.validate()
         if !issues.isEmpty { fuzzFailure("the parser accepted a config that does not validate: \(issues)") }
     }
     for problem in result.problems + result.warnings {

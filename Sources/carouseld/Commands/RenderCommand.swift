@@ -51,11 +51,11 @@ struct RenderCommand: ParsableCommand {
         for warning in loaded.warnings { Log.warning(warning) }
         let mode = DisplayMode(parsing: size)!
         let usable = Set(OfflineRenderer.usablePaths(loaded.playlist.map(\.path),
-                                                     maxPixels: loaded.config.maxImagePixels, source: loaded.mediaDirectory))
+                                                     maxPixels: loaded.shell.maxImagePixels, source: loaded.mediaDirectory))
         let items = loaded.playlist.filter { usable.contains($0.path) }
         let touches = try input.map { path throws(TouchScript.Failure) in try TouchScript.load(path) } ?? []
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let renderer = try OfflineRenderer(config: loaded.config, paths: items.map(\.path), width: mode.width,
+        let renderer = try OfflineRenderer(config: loaded.config, shell: loaded.shell, paths: items.map(\.path), width: mode.width,
                                            height: mode.height, itemDurations: items.map(\.duration), touches: touches)
         for time in try times() {
             let path = "\(out)/\(OfflineRenderer.fileName(at: time))"

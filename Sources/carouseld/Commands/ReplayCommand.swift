@@ -44,23 +44,25 @@ struct ReplayCommand: ParsableCommand {
         let mode = DisplayMode(parsing: size)!
         let screen = Size(width: Double(mode.width), height: Double(mode.height))
         var settings = CarouselConfig()
+        var shell = ShellSettings()
         var playlist: [PlaylistItem] = []
         if let config {
             do {
                 let loaded = try ConfigLoader.load(directory: config)
                 loaded.warnings.forEach { Log.warning($0) }
                 settings = loaded.config
+                shell = loaded.shell
                 playlist = loaded.playlist
             } catch {
                 error.problems.forEach { Log.error($0) }
                 throw ExitCode.failure
             }
         }
-        let replay = Replay(config: settings, screen: screen, itemCount: config == nil ? items ?? 5 : playlist.count,
+        let replay = Replay(config: settings, shell: shell, screen: screen, itemCount: config == nil ? items ?? 5 : playlist.count,
                             itemDurations: playlist.map(\.duration))
         do {
             let writer = try frames.map {
-                try ReplayFrames(config: settings, paths: playlist.map(\.path), screen: screen, directory: $0)
+                try ReplayFrames(config: settings, shell: shell, paths: playlist.map(\.path), screen: screen, directory: $0)
             }
             try replay.run(path: recording, emit: { print($0) }, frames: writer?.write)
         } catch let error as RecordingError {

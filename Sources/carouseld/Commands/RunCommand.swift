@@ -1,5 +1,4 @@
 import ArgumentParser
-import CarouselEngine
 import Glibc
 
 extension DisplayBackend: ExpressibleByArgument {}
@@ -27,21 +26,19 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Display backend: auto (KMS, else fbdev), drm or fbdev.")
     var backend: DisplayBackend = .auto
 
+    private var options: DaemonOptions {
+        DaemonOptions(configDirectory: config, output: output, mode: mode, rotation: rotation,
+                      forceLegacy: forceLegacy, backend: backend)
+    }
+
+    /// The overrides obey the same rules as the config keys they override.
     func validate() throws {
-        if let rotation, ![0, 90, 180, 270].contains(rotation) {
-            throw ValidationError("--rotation \(rotation) is not allowed; allowed 0, 90, 180, 270")
-        }
-        if let mode, DisplayMode(parsing: mode) == nil {
-            throw ValidationError("--mode \(mode) is not a mode; allowed WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60")
-        }
-        if let output, output.isEmpty {
-            throw ValidationError("--output is empty; allowed a connector name such as HDMI-A-1 (see carouseld outputs)")
+        if let issue = options.overriding(ShellSettings()).validate().first {
+            throw ValidationError("--\(issue.key.replacing("_", with: "-")) \(issue.message)")
         }
     }
 
     func run() throws {
-        let options = DaemonOptions(configDirectory: config, output: output, mode: mode, rotation: rotation,
-                                    forceLegacy: forceLegacy, backend: backend)
         let runner = try DaemonRunner(options)
         try runner.run()
         // The screen is back and everything is logged. Exit now rather than tear down: the

@@ -54,8 +54,8 @@ enum ConfigCheck {
 
     /// The card the daemon would make on `screen`: `card_width`/`card_height` resolved in it,
     /// `fit`, `background` and `max_image_pixels` from the config.
-    static func cardSpec(_ config: CarouselConfig, screen: Size) -> CardSpec {
-        CardSpec(config: config, cardWidth: config.cardWidth.resolve(in: screen.width),
+    static func cardSpec(_ config: CarouselConfig, shell: ShellSettings, screen: Size) -> CardSpec {
+        CardSpec(config: config, maxImagePixels: shell.maxImagePixels, cardWidth: config.cardWidth.resolve(in: screen.width),
                  cardHeight: config.cardHeight.resolve(in: screen.height))
     }
 
@@ -76,7 +76,7 @@ enum ConfigCheck {
         // Each file once, even if the playlist repeats it; reported in playlist order.
         var seen = Set<String>()
         let paths = loaded.playlist.map(\.path).filter { seen.insert($0).inserted }
-        let spec = cardSpec(loaded.config, screen: screen)
+        let spec = cardSpec(loaded.config, shell: loaded.shell, screen: screen)
         let start = MonotonicClock.now()
         let (problems, used) = ParallelDecode.run(paths, threads: threads) { decode($0, spec) }
         report.decoding = .init(pictures: paths.count, seconds: MonotonicClock.now() - start, threads: used)

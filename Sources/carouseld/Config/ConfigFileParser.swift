@@ -1,10 +1,12 @@
 import CarouselEngine
 
-/// Turns the text of `carouseld.conf` into a `CarouselConfig` with toml++ (`TOMLDocument`),
+/// Turns the text of `carouseld.conf` into `ConfigValues` with toml++ (`TOMLDocument`),
 /// then checks types and ranges. Unknown keys are warnings, everything else is a problem.
 enum ConfigFileParser {
     struct Result: Sendable {
-        var config = CarouselConfig()
+        var values = ConfigValues()
+        var config: CarouselConfig { values.config }
+        var shell: ShellSettings { values.shell }
         var problems: [ConfigProblem] = []
         var warnings: [ConfigProblem] = []
         /// Where each key sits, for later problems about the same file (e.g. `media`).
@@ -39,12 +41,12 @@ enum ConfigFileParser {
                                                      message: "unknown key, ignored"))
                 continue
             }
-            if let message = key.apply(&result.config, entry.value) {
+            if let message = key.apply(&result.values, entry.value) {
                 result.problems.append(ConfigProblem(file: file, line: entry.line, key: entry.key, message: message))
             }
         }
         let typeErrorKeys = Set(result.problems.map(\.key))
-        for issue in result.config.validate() where !typeErrorKeys.contains(issue.key) {
+        for issue in result.values.validate() where !typeErrorKeys.contains(issue.key) {
             result.problems.append(ConfigProblem(file: file, line: lines.line(of: issue.key), key: issue.key,
                                                  message: issue.message))
         }

@@ -1,55 +1,64 @@
 import CarouselEngine
 
-/// The keys of `carouseld.conf`, one per `CarouselConfig` property, each with the TOML type
-/// it accepts. `apply` stores a value, or returns a message naming the expected type.
+/// What carouseld.conf sets: the engine's settings and the shell's.
+struct ConfigValues: Sendable, Equatable {
+    var config = CarouselConfig()
+    var shell = ShellSettings()
+
+    /// Every range problem of both parts.
+    func validate() -> [ConfigIssue] { config.validate() + shell.validate() }
+}
+
+/// The keys of `carouseld.conf`, one per `CarouselConfig` or `ShellSettings` property, each with
+/// the TOML type it accepts. `apply` stores a value, or returns a message naming the expected type.
 struct ConfigKey: Sendable {
     let name: String
-    let apply: @Sendable (inout CarouselConfig, TOMLValue) -> String?
+    let apply: @Sendable (inout ConfigValues, TOMLValue) -> String?
 
     static let all: [ConfigKey] = [
-        number("interval", \.interval),
-        length("card_width", \.cardWidth),
-        length("card_height", \.cardHeight),
-        number("spacing", \.spacing),
-        integer("cards_per_page", \.cardsPerPage),
-        number("center_scale", \.centerScale),
-        number("side_scale", \.sideScale),
-        number("center_opacity", \.centerOpacity),
-        number("side_opacity", \.sideOpacity),
-        choice("fit", \.fit),
-        color("background", \.background),
-        bool("dots", \.dots),
-        number("dot_size", \.dotSize),
-        number("dot_spacing", \.dotSpacing),
-        color("dot_color", \.dotColor),
-        color("dot_active_color", \.dotActiveColor),
-        choice("dots_position", \.dotsPosition),
-        number("dots_margin", \.dotsMargin),
-        number("spring_response", \.springResponse),
-        number("spring_damping", \.springDamping),
-        number("touch_slop", \.touchSlop),
-        number("fling_velocity", \.flingVelocity),
-        number("page_threshold", \.pageThreshold),
-        integer("max_pages_per_gesture", \.maxPagesPerGesture),
-        number("tap_timeout", \.tapTimeout),
-        optionalString("output", \.output),
-        optionalString("mode", \.mode),
-        integer("rotation", \.rotation),
-        bool("force_legacy", \.forceLegacy),
-        string("seat", \.seat),
-        bool("touch", \.touch),
-        bool("keyboard", \.keyboard),
-        bool("pointer", \.pointer),
-        string("media", \.media),
-        integer("max_image_pixels", \.maxImagePixels),
-        integer("cache_mb", \.cacheMB),
+        number("interval", \.config.interval),
+        length("card_width", \.config.cardWidth),
+        length("card_height", \.config.cardHeight),
+        number("spacing", \.config.spacing),
+        integer("cards_per_page", \.config.cardsPerPage),
+        number("center_scale", \.config.centerScale),
+        number("side_scale", \.config.sideScale),
+        number("center_opacity", \.config.centerOpacity),
+        number("side_opacity", \.config.sideOpacity),
+        choice("fit", \.config.fit),
+        color("background", \.config.background),
+        bool("dots", \.config.dots),
+        number("dot_size", \.config.dotSize),
+        number("dot_spacing", \.config.dotSpacing),
+        color("dot_color", \.config.dotColor),
+        color("dot_active_color", \.config.dotActiveColor),
+        choice("dots_position", \.config.dotsPosition),
+        number("dots_margin", \.config.dotsMargin),
+        number("spring_response", \.config.springResponse),
+        number("spring_damping", \.config.springDamping),
+        number("touch_slop", \.config.touchSlop),
+        number("fling_velocity", \.config.flingVelocity),
+        number("page_threshold", \.config.pageThreshold),
+        integer("max_pages_per_gesture", \.config.maxPagesPerGesture),
+        number("tap_timeout", \.config.tapTimeout),
+        optionalString("output", \.shell.output),
+        optionalString("mode", \.shell.mode),
+        integer("rotation", \.shell.rotation),
+        bool("force_legacy", \.shell.forceLegacy),
+        string("seat", \.shell.seat),
+        bool("touch", \.shell.touch),
+        bool("keyboard", \.shell.keyboard),
+        bool("pointer", \.shell.pointer),
+        string("media", \.shell.media),
+        integer("max_image_pixels", \.shell.maxImagePixels),
+        integer("cache_mb", \.shell.cacheMB),
     ]
 
     static let byName: [String: ConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
     // MARK: - One constructor per value type
 
-    typealias Path<T> = WritableKeyPath<CarouselConfig, T> & Sendable
+    typealias Path<T> = WritableKeyPath<ConfigValues, T> & Sendable
 
     static func number(_ name: String, _ path: Path<Double>) -> ConfigKey {
         typed(name, "a number", numberValue) { $0[keyPath: path] = $1 }
@@ -98,7 +107,7 @@ struct ConfigKey: Sendable {
     /// A key whose value `extract` converts (nil: wrong type, reported as expecting `what`).
     private static func typed<T>(_ name: String, _ what: String,
                                  _ extract: @escaping @Sendable (TOMLValue) -> T?,
-                                 _ store: @escaping @Sendable (inout CarouselConfig, T) -> Void) -> ConfigKey {
+                                 _ store: @escaping @Sendable (inout ConfigValues, T) -> Void) -> ConfigKey {
         ConfigKey(name: name) { config, value in
             guard let converted = extract(value) else { return expected(what, value) }
             store(&config, converted)

@@ -3,7 +3,10 @@ import Glibc
 
 /// A config directory, loaded and checked: the settings, the media directory and the playlist.
 struct LoadedConfig: Sendable, Equatable {
+    /// The engine's settings.
     var config: CarouselConfig
+    /// Display, input, media and memory settings.
+    var shell: ShellSettings
     /// The config directory, absolute.
     var directory: String
     /// The image directory, absolute (`media`, relative to `directory`).
@@ -39,11 +42,11 @@ enum ConfigLoader {
 
         // carouseld.conf is required: a half-synced directory without it must not reset to defaults.
         let confPath = dir + "/" + configFileName
-        var config = CarouselConfig()
+        var values = ConfigValues()
         var confLines: KeyLines? = nil
         do {
             let parsed = ConfigFileParser.parse(bytes: try FileReading.read(confPath), file: confPath)
-            config = parsed.config
+            values = parsed.values
             problems += parsed.problems
             warnings += parsed.warnings
             confLines = parsed.lines
@@ -51,7 +54,7 @@ enum ConfigLoader {
             problems.append(ConfigProblem(file: confPath, line: nil, key: "file", message: FileReading.message(error)))
         }
 
-        let mediaPath = MediaDirectory.absolute(config.media, relativeTo: dir)
+        let mediaPath = MediaDirectory.absolute(values.shell.media, relativeTo: dir)
         var playlist: [PlaylistItem] = []
         var playlistFile: String? = nil
         if let media = MediaDirectory(path: mediaPath) {
@@ -104,7 +107,7 @@ enum ConfigLoader {
         guard problems.isEmpty else {
             throw ConfigLoadError(problems: problems.map(\.description), warnings: warnings.map(\.description))
         }
-        return LoadedConfig(config: config, directory: dir, mediaDirectory: mediaPath, playlist: playlist,
+        return LoadedConfig(config: values.config, shell: values.shell, directory: dir, mediaDirectory: mediaPath, playlist: playlist,
                             playlistFile: playlistFile, warnings: warnings.map(\.description))
     }
 

@@ -11,15 +11,18 @@ struct DaemonOptions {
     var forceLegacy = false
     var backend: DisplayBackend = .auto
 
-    /// The display settings: config keys, with the command line winning.
-    func outputSettings(_ config: CarouselConfig) -> OutputSettings {
-        var settings = OutputSettings(config: config)
-        if let output { settings.connector = output }
+    /// The config's shell settings with the command line winning.
+    func overriding(_ shell: ShellSettings) -> ShellSettings {
+        var settings = shell
+        if let output { settings.output = output }
         if let mode { settings.mode = mode }
         if let rotation { settings.rotation = rotation }
         if forceLegacy { settings.forceLegacy = true }
         return settings
     }
+
+    /// The display settings: config keys, with the command line winning.
+    func outputSettings(_ shell: ShellSettings) -> OutputSettings { OutputSettings(overriding(shell)) }
 }
 
 /// Wires the daemon's parts to one event loop: config directory (inotify, SIGHUP), image store
@@ -63,8 +66,8 @@ final class DaemonRunner {
         Log.info("config \(loaded.directory): \(loaded.playlist.count) pictures from "
                  + (loaded.playlistFile ?? loaded.mediaDirectory))
         do {
-            display = try DisplaySupervisor(settings: options.outputSettings(loaded.config), backend: options.backend)
-            displayRotation = options.outputSettings(loaded.config).rotation
+            display = try DisplaySupervisor(settings: options.outputSettings(loaded.shell), backend: options.backend)
+            displayRotation = options.outputSettings(loaded.shell).rotation
         } catch {
             Log.error("\(error)")
             notifier.status("display: \(error)")
@@ -104,7 +107,7 @@ final class DaemonRunner {
     }
 
     private static func makeRenderer(_ loaded: LoadedConfig, viewport: Size) -> CompositorRenderer {
-        let store = ImageStore(paths: loaded.playlist.map(\.path), config: loaded.config, viewport: viewport)
+        let store = ImageStore(paths: loaded.playlist.map(\.path), config: loaded.config, shell: loaded.shell, viewport: viewport)
         return CompositorRenderer(store: store, config: loaded.config)
     }
 
@@ -124,7 +127,7 @@ final class DaemonRunner {
             live.controller.announce(selectedIndex: index)
         }
         daemon.onResize = { [unowned self] size in
-            input?.reconfigure(config: Self.inputConfig(live.current.config, rotation: displayRotation), screen: size)
+            input?.reconfigure(settings: Self.inputSettings(live.current.shell, rotation: displayRotation), screen: size)
         }
         try loop.add(fd: signals.fd) { [unowned self] in
             for signal in signals.drain() { handle(signal: signal) }
@@ -160,7 +163,7 @@ final class DaemonRunner {
     /// own: libinput opens every device of the seat (seconds on a slow box), and the carousel
     /// keeps moving meanwhile. The context is handed to the loop, which alone uses it after.
     private func openInput() {
-        let config = Self.inputConfig(live.current.config, rotation: displayRotation)
+        let settings = Self.inputSettings(live.current.shell, rotation: displayRotation)
         let screen = display.size ?? daemon.engine.viewport
         do {
             let opening = try BackgroundTask<Result<InputSource, Error>>(name: "carouseld-input")
@@ -174,7 +177,7 @@ final class DaemonRunner {
                 case .failure(let error): Log.warning("\(error); running without touch, keyboard and pointer")
                 }
             }
-            opening.start { Result { try InputSource(config: config, screen: screen) } }
+            opening.start { Result { try InputSource(settings: settings, screen: screen) } }
         } catch {
             Log.warning("opening input devices: \(error); running without touch, keyboard and pointer")
         }
@@ -184,7 +187,7 @@ final class DaemonRunner {
     private func watch(_ source: InputSource) {
         input = source
         // The screen or the config may have changed while the devices were being opened.
-        source.reconfigure(config: Self.inputConfig(live.current.config, rotation: displayRotation),
+        source.reconfigure(settings: Self.inputSettings(live.current.shell, rotation: displayRotation),
                            screen: display.size ?? daemon.engine.viewport)
         do {
             try loop.add(fd: source.fd) { [unowned self] in
@@ -219,22 +222,22 @@ final class DaemonRunner {
     }
 
     /// Touch is turned like the picture on the panel: with the display's rotation, not the config's.
-    private static func inputConfig(_ config: CarouselConfig, rotation: Int) -> CarouselConfig {
-        var config = config
-        config.rotation = rotation
-        return config
+    private static func inputSettings(_ shell: ShellSettings, rotation: Int) -> ShellSettings {
+        var settings = shell
+        settings.rotation = rotation
+        return settings
     }
 
     private func reload(now: Double) {
         let before = live.current
         guard case .applied? = daemon.modifyEngine({ live.reloadIfDue(engine: &$0, now: now) }) else { return }
         let loaded = live.current
-        if options.outputSettings(loaded.config) != options.outputSettings(before.config) {
+        if options.outputSettings(loaded.shell) != options.outputSettings(before.shell) {
             Log.notice("output, mode, rotation and force_legacy changes take effect when carouseld restarts")
         }
         loop.remove(fd: renderer.store.readyFD)
         renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport)
-        input?.reconfigure(config: Self.inputConfig(loaded.config, rotation: displayRotation),
+        input?.reconfigure(settings: Self.inputSettings(loaded.shell, rotation: displayRotation),
                            screen: display.size ?? daemon.engine.viewport)
         daemon.replaceRenderer(renderer)
         do { try watchStore() } catch { Log.error("watching the image store: \(error)") }

@@ -1,5 +1,3 @@
-import CarouselEngine
-
 /// What the user asked of the display (config keys output, mode, rotation, force_legacy,
 /// possibly overridden on the command line).
 struct OutputSettings: Equatable {
@@ -15,8 +13,8 @@ struct OutputSettings: Equatable {
         self.connector = connector; self.mode = mode; self.rotation = rotation; self.forceLegacy = forceLegacy
     }
 
-    init(config: CarouselConfig) {
-        self.init(connector: config.output, mode: config.mode, rotation: config.rotation,
-                  forceLegacy: config.forceLegacy)
+    init(_ shell: ShellSettings) {
+        self.init(connector: shell.output, mode: shell.mode, rotation: shell.rotation,
+                  forceLegacy: shell.forceLegacy)
     }
 }

@@ -22,17 +22,17 @@ struct InputTranslator {
     /// The daemon tells the journal about devices; a replay has no real devices to talk about.
     private let announce: Bool
 
-    init(config: CarouselConfig, screen: Size, announceDevices: Bool = true) {
-        mapping = PanelMapping(screen: screen, rotation: config.rotation)
-        useTouch = config.touch; useKeyboard = config.keyboard; usePointer = config.pointer
+    init(settings: ShellSettings, screen: Size, announceDevices: Bool = true) {
+        mapping = PanelMapping(screen: screen, rotation: settings.rotation)
+        useTouch = settings.touch; useKeyboard = settings.keyboard; usePointer = settings.pointer
         pointer = PointerFinger(mapping: mapping)
         announce = announceDevices
     }
 
     /// A reloaded config or a new screen size: new rotation, size and switches; the devices stay.
-    mutating func reconfigure(config: CarouselConfig, screen: Size) {
-        mapping = PanelMapping(screen: screen, rotation: config.rotation)
-        useTouch = config.touch; useKeyboard = config.keyboard; usePointer = config.pointer
+    mutating func reconfigure(settings: ShellSettings, screen: Size) {
+        mapping = PanelMapping(screen: screen, rotation: settings.rotation)
+        useTouch = settings.touch; useKeyboard = settings.keyboard; usePointer = settings.pointer
         pointer = PointerFinger(mapping: mapping)
     }
 

@@ -15,6 +15,8 @@ struct Replay {
     static let maxSettleTime = 30.0
 
     var config: CarouselConfig
+    /// Rotation and which kinds of device count, as on the daemon.
+    var shell = ShellSettings()
     var screen: Size
     var itemCount: Int
     /// Per-picture auto-advance intervals from the playlist (`#EXTINF`).
@@ -38,7 +40,7 @@ struct Replay {
     }
 
     func run(_ recording: Recording, emit: Emit, frames: FrameSink? = nil) throws {
-        let mapping = PanelMapping(screen: screen, rotation: config.rotation)
+        let mapping = PanelMapping(screen: screen, rotation: shell.rotation)
         var decoders = try recording.devices.enumerated().map {
             try EvdevDecoder(id: $0.offset, device: $0.element, panel: mapping.panel, path: recording.path)
         }
@@ -50,7 +52,7 @@ struct Replay {
         let t0 = timeline.first?.frame.time ?? 0
         let tEnd = timeline.last?.frame.time ?? t0
 
-        var translator = InputTranslator(config: config, screen: screen, announceDevices: false)
+        var translator = InputTranslator(settings: shell, screen: screen, announceDevices: false)
         var engine = CarouselEngine(config: config, itemCount: itemCount, viewport: screen, now: t0,
                                     itemDurations: itemDurations)
         var seat = SeatSlots()

@@ -12,14 +12,14 @@ final class ReplayFrames {
     private(set) var written = 0
 
     /// `paths` is the playlist the replay's engine pages through.
-    init(config: CarouselConfig, paths: [String], screen: Size, directory: String) throws {
+    init(config: CarouselConfig, shell: ShellSettings, paths: [String], screen: Size, directory: String) throws {
         guard let frame = PixelImage(width: Int(screen.width), height: Int(screen.height)) else {
             throw PNGWriter.Failure(path: directory, reason: "out of memory for a \(screen) frame")
         }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory
         self.frame = frame
-        store = ImageStore(paths: paths, config: config, viewport: screen)
+        store = ImageStore(paths: paths, config: config, shell: shell, viewport: screen)
         compositor = Compositor(config: config, store: store)
     }
 

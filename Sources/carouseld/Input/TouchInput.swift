@@ -24,8 +24,8 @@ final class InputSource {
     /// The size libinput transforms touch positions to.
     private var panel: Size { translator.mapping.panel }
 
-    /// `screen` is the logical screen (the engine's viewport); `config.rotation` maps the panel onto it.
-    init(config: CarouselConfig, screen: Size) throws {
+    /// `screen` is the logical screen (the engine's viewport); `settings.rotation` maps the panel onto it.
+    init(settings: ShellSettings, screen: Size) throws {
         guard let udev = udev_new() else { throw InputError(description: "input: udev_new failed") }
         let interface = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
         interface.initialize(to: DeviceOpener.interface)
@@ -35,13 +35,13 @@ final class InputSource {
             throw InputError(description: "input: libinput_udev_create_context failed")
         }
         libinput_log_set_handler(libinput, libinputLogHandler)
-        if libinput_udev_assign_seat(libinput, config.seat) != 0 {
+        if libinput_udev_assign_seat(libinput, settings.seat) != 0 {
             libinput_unref(libinput); opener.release(); interface.deallocate(); udev_unref(udev)
-            throw InputError(description: "input: cannot assign seat \"\(config.seat)\" (is systemd-udevd running?)")
+            throw InputError(description: "input: cannot assign seat \"\(settings.seat)\" (is systemd-udevd running?)")
         }
         self.udev = udev; self.libinput = libinput; self.interface = interface; self.opener = opener
         fd = libinput_get_fd(libinput)
-        translator = InputTranslator(config: config, screen: screen)
+        translator = InputTranslator(settings: settings, screen: screen)
         // Assigning the seat queued one DEVICE_ADDED per device already present.
         _ = dispatch()
         translator.startupFinished()
@@ -56,8 +56,8 @@ final class InputSource {
 
     /// After a config reload or a mode change: rotation, screen size and the touch/keyboard/pointer
     /// switches take effect at once. A changed `seat` needs a new `InputSource`.
-    func reconfigure(config: CarouselConfig, screen: Size) {
-        translator.reconfigure(config: config, screen: screen)
+    func reconfigure(settings: ShellSettings, screen: Size) {
+        translator.reconfigure(settings: settings, screen: screen)
     }
 
     /// Reads everything libinput has and returns what the engine must do, in order.

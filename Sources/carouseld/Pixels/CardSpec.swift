@@ -15,9 +15,9 @@ struct CardSpec: Equatable, Sendable {
         self.fit = fit; self.background = background; self.maxImagePixels = maxImagePixels
     }
 
-    init(config: CarouselConfig, cardWidth: Double, cardHeight: Double) {
+    init(config: CarouselConfig, maxImagePixels: Int, cardWidth: Double, cardHeight: Double) {
         self.init(width: Int(cardWidth.rounded()), height: Int(cardHeight.rounded()), fit: config.fit,
-                  background: config.background, maxImagePixels: config.maxImagePixels)
+                  background: config.background, maxImagePixels: maxImagePixels)
     }
 
     var byteCount: Int { width * height * 4 }

@@ -47,11 +47,12 @@ final class ImageStore: CardSource, @unchecked Sendable {
         worker.start()
     }
 
-    convenience init(paths: [String], config: CarouselConfig, viewport: Size) {
+    convenience init(paths: [String], config: CarouselConfig, shell: ShellSettings = ShellSettings(), viewport: Size) {
         self.init(paths: paths,
-                  spec: CardSpec(config: config, cardWidth: config.cardWidth.resolve(in: viewport.width),
+                  spec: CardSpec(config: config, maxImagePixels: shell.maxImagePixels,
+                                 cardWidth: config.cardWidth.resolve(in: viewport.width),
                                  cardHeight: config.cardHeight.resolve(in: viewport.height)),
-                  cacheMB: config.cacheMB)
+                  cacheMB: shell.cacheMB)
     }
 
     deinit {

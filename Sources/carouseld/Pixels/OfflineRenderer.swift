@@ -15,14 +15,14 @@ final class OfflineRenderer {
 
     /// `paths` are the playlist (with `itemDurations` from #EXTINF); skipped files must already
     /// be removed (see `usablePaths`).
-    init(config: CarouselConfig, paths: [String], width: Int, height: Int, itemDurations: [Double?] = [],
-         touches: [TouchFrame] = []) throws {
+    init(config: CarouselConfig, shell: ShellSettings = ShellSettings(), paths: [String], width: Int, height: Int,
+         itemDurations: [Double?] = [], touches: [TouchFrame] = []) throws {
         let viewport = Size(width: Double(width), height: Double(height))
         guard let frame = PixelImage(width: width, height: height) else {
             throw PNGWriter.Failure(path: "", reason: "out of memory for a \(width)x\(height) frame")
         }
         self.frame = frame
-        store = ImageStore(paths: paths, config: config, viewport: viewport)
+        store = ImageStore(paths: paths, config: config, shell: shell, viewport: viewport)
         // A written frame is looked at still, not seen in passing: always the full-quality filter.
         compositor = Compositor(config: config, store: store, adaptsToMotion: false)
         engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0,

@@ -119,7 +119,8 @@ struct Benchmark {
     /// resample). File reading is left out of both.
     func decodeFigures(path: String, config: CarouselConfig, runs: Int) throws -> DecodeFigures {
         let file = try ImageFile.read(path)
-        let spec = CardSpec(config: config, cardWidth: config.cardWidth.resolve(in: viewport.width),
+        let spec = CardSpec(config: config, maxImagePixels: ShellSettings().maxImagePixels,
+                            cardWidth: config.cardWidth.resolve(in: viewport.width),
                             cardHeight: config.cardHeight.resolve(in: viewport.height))
         var figures = DecodeFigures()
         figures.card = (spec.width, spec.height)

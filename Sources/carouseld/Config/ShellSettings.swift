@@ -1,0 +1,62 @@
+import CarouselEngine
+
+/// The daemon's own settings around the engine: which screen and how it is turned, which input
+/// devices, where the pictures are and how much memory they may take. `run`, `render` and
+/// `check` read them from carouseld.conf and check them with `validate()`; `run`'s command-line
+/// overrides go through the same check.
+struct ShellSettings: Sendable, Equatable {
+    // Display
+    /// Connector name such as "HDMI-A-1"; nil picks the first connected one.
+    var output: String? = nil
+    /// "WIDTHxHEIGHT" or "WIDTHxHEIGHT@HZ"; nil uses the preferred mode.
+    var mode: String? = nil
+    /// Counter-clockwise degrees: 0, 90, 180 or 270.
+    var rotation: Int = 0
+    /// Force legacy drmModeSetCrtc/PageFlip even when atomic is available.
+    var forceLegacy: Bool = false
+    // Input
+    var seat: String = "seat0"
+    var touch: Bool = true
+    var keyboard: Bool = true
+    var pointer: Bool = true
+    // Media
+    /// Image directory; relative paths are relative to the config directory.
+    var media: String = "images"
+    /// Pictures with more pixels are refused from their header, before any decode.
+    var maxImagePixels: Int = 100_000_000
+    /// Memory for decoded cards.
+    var cacheMB: Int = 64
+
+    static let rotations = [0, 90, 180, 270]
+
+    /// Every problem, each naming the key, the value and what is allowed; empty when valid.
+    func validate() -> [ConfigIssue] {
+        var issues: [ConfigIssue] = []
+        func intRange(_ key: String, _ value: Int, _ range: ClosedRange<Int>) {
+            if !range.contains(value) {
+                issues.append(ConfigIssue(key: key, message:
+                    "\(value) is out of range; allowed \(range.lowerBound)...\(range.upperBound)"))
+            }
+        }
+        if !Self.rotations.contains(rotation) {
+            issues.append(ConfigIssue(key: "rotation", message: "\(rotation) is not allowed; allowed 0, 90, 180, 270"))
+        }
+        if let mode, DisplayMode(parsing: mode) == nil {
+            issues.append(ConfigIssue(key: "mode", message:
+                "\"\(mode)\" is not a mode; allowed WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60"))
+        }
+        if let output, output.isEmpty {
+            issues.append(ConfigIssue(key: "output", message: "\"\" is empty; allowed a connector name such as HDMI-A-1"))
+        }
+        if seat.isEmpty {
+            issues.append(ConfigIssue(key: "seat", message: "\"\" is empty; allowed a seat name such as seat0"))
+        }
+        if media.isEmpty {
+            issues.append(ConfigIssue(key: "media", message: "\"\" is empty; allowed a directory path"))
+        }
+        intRange("max_image_pixels", maxImagePixels, 1...1_000_000_000)
+        intRange("cache_mb", cacheMB, 8...4096)
+        return issues
+    }
+}
+
