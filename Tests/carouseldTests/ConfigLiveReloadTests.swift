@@ -16,59 +16,119 @@ final class ConfigLiveReloadTests: XCTestCase {
         live.handleLoaded()
     }
 
-    private func engine(_ live: LiveConfig) -> CarouselEngine {
-        CarouselEngine(config: live.current.config, itemCount: live.current.playlist.count,
-                       viewport: Size(width: 800, height: 480), now: 0)
+    /// The daemon's part of step 5, on a bare engine.
+    private final class EngineTarget: ReloadTarget {
+        var engine: CarouselEngine
+        private(set) var swaps: [LoadedConfig] = []
+        init(_ live: LiveConfig) {
+            engine = CarouselEngine(config: live.current.config, itemCount: live.current.playlist.count,
+                                    viewport: Size(width: 800, height: 480), now: 0)
+        }
+        var isMoving: Bool { engine.isMoving }
+        var selectedIndex: Int { engine.selectedIndex }
+        func swapIn(_ loaded: LoadedConfig, keepIndex: Int?, now: Double) {
+            swaps.append(loaded)
+            engine.reconfigure(loaded.config, itemCount: loaded.playlist.count, itemDurations: loaded.itemDurations,
+                               keepIndex: keepIndex, now: now)
+        }
     }
 
     func testEditReloadsAfterDebounce() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"])
         let live = try LiveConfig(directory: dir.path)
-        var engine = engine(live)
+        let target = EngineTarget(live)
         try dir.write("playlist.m3u", "b.jpg\n")
         live.handleReadable(now: 1)
         XCTAssertEqual(live.nextDeadline ?? 0, 1.2, accuracy: 1e-9)
-        XCTAssertNil(live.reloadIfDue(engine: &engine, now: 1.1))
-        XCTAssertNil(live.reloadIfDue(engine: &engine, now: 1.2), "the load starts, off the loop")
+        XCTAssertNil(live.reloadIfDue(into: target, now: 1.1))
+        XCTAssertNil(live.reloadIfDue(into: target, now: 1.2), "the load starts, off the loop")
         XCTAssertNil(live.nextDeadline, "nothing to poll: the load's eventfd wakes the loop")
         finishLoad(live)
         XCTAssertEqual(live.nextDeadline, 0, "a finished load is due at once")
-        XCTAssertEqual(live.reloadIfDue(engine: &engine, now: 1.3), .applied(keepIndex: nil))
-        XCTAssertEqual(engine.itemCount, 1)
-        XCTAssertNil(live.reloadIfDue(engine: &engine, now: 5))
+        XCTAssertEqual(live.reloadIfDue(into: target, now: 1.3), .applied(keepIndex: nil))
+        XCTAssertEqual(target.engine.itemCount, 1)
+        XCTAssertNil(live.reloadIfDue(into: target, now: 5))
     }
 
     func testSighupReloadsWithoutAnyFileEvent() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg"])
         let live = try LiveConfig(directory: dir.path)
-        var engine = engine(live)
-        XCTAssertNil(live.reloadIfDue(engine: &engine, now: 1))
+        let target = EngineTarget(live)
+        XCTAssertNil(live.reloadIfDue(into: target, now: 1))
         live.requestReload()
         XCTAssertEqual(live.nextDeadline, 0, "due at once")
-        XCTAssertNil(live.reloadIfDue(engine: &engine, now: 1))
+        XCTAssertNil(live.reloadIfDue(into: target, now: 1))
         finishLoad(live)
-        XCTAssertEqual(live.reloadIfDue(engine: &engine, now: 1), .unchanged)
+        XCTAssertEqual(live.reloadIfDue(into: target, now: 1), .unchanged)
         XCTAssertNil(live.nextDeadline)
     }
 
     func testReloadWaitsForTheStripToRest() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg", "c.jpg"])
         let live = try LiveConfig(directory: dir.path)
-        var engine = engine(live)
-        _ = engine.page(by: 1, now: 0) // the spring starts moving
-        XCTAssertTrue(engine.isMoving)
+        let target = EngineTarget(live)
+        _ = target.engine.page(by: 1, now: 0) // the spring starts moving
+        XCTAssertTrue(target.engine.isMoving)
         live.requestReload()
         try dir.write("carouseld.conf", "interval = 8\n")
-        XCTAssertNil(live.reloadIfDue(engine: &engine, now: 0.05), "the load starts while the strip moves")
+        XCTAssertNil(live.reloadIfDue(into: target, now: 0.05), "the load starts while the strip moves")
         finishLoad(live)
-        XCTAssertNil(live.reloadIfDue(engine: &engine, now: 0.05), "held while moving")
+        XCTAssertNil(live.reloadIfDue(into: target, now: 0.05), "held while moving")
         XCTAssertEqual(live.nextDeadline ?? 0, 0.05 + LiveConfig.retryInterval, accuracy: 1e-9,
                        "looks again a little later, not on every loop turn")
         var now = 0.05
-        while engine.isMoving, now < 10 { now += 1.0 / 60; _ = engine.update(now: now) }
-        XCTAssertFalse(engine.isMoving)
-        XCTAssertEqual(live.reloadIfDue(engine: &engine, now: now), .applied(keepIndex: 1))
-        XCTAssertEqual(engine.config.interval, 8)
-        XCTAssertEqual(engine.selectedIndex, 1, "the page the strip settled on stays")
+        while target.engine.isMoving, now < 10 { now += 1.0 / 60; _ = target.engine.update(now: now) }
+        XCTAssertFalse(target.engine.isMoving)
+        XCTAssertEqual(live.reloadIfDue(into: target, now: now), .applied(keepIndex: 1))
+        XCTAssertEqual(target.engine.config.interval, 8)
+        XCTAssertEqual(target.engine.selectedIndex, 1, "the page the strip settled on stays")
+    }
+
+    func testValidReloadKeepsThePictureOnScreen() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
+        let live = try LiveConfig(directory: dir.path)
+        let target = EngineTarget(live)
+        for _ in 0..<2 { _ = target.engine.page(by: 1, now: 0) }
+        var now = 0.0
+        while target.engine.isMoving, now < 10 { now += 1.0 / 60; _ = target.engine.update(now: now) }
+        XCTAssertEqual(target.engine.selectedIndex, 2, "c.jpg on screen")
+        try dir.write("carouseld.conf", "interval = 9\n")
+        try dir.write("playlist.m3u", "d.jpg\n#EXTINF:7,C\nc.jpg\na.jpg\n")
+        live.requestReload()
+        XCTAssertNil(live.reloadIfDue(into: target, now: now))
+        finishLoad(live)
+        XCTAssertEqual(live.reloadIfDue(into: target, now: now), .applied(keepIndex: 1))
+        XCTAssertEqual(target.engine.selectedIndex, 1)
+        XCTAssertEqual(target.engine.itemCount, 3)
+        XCTAssertEqual(target.engine.config.interval, 9)
+        XCTAssertEqual(target.engine.itemDurations, [nil, 7, nil])
+    }
+
+    func testInvalidReloadSwapsNothing() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"])
+        let live = try LiveConfig(directory: dir.path)
+        let target = EngineTarget(live)
+        try dir.write("carouseld.conf", "spacing = -4\n")
+        live.requestReload()
+        live.reloadIfDue(into: target, now: 1)
+        finishLoad(live)
+        guard case .rejected? = live.reloadIfDue(into: target, now: 1) else { return XCTFail("must be rejected") }
+        XCTAssertEqual(target.swaps, [], "the target is not touched")
+        XCTAssertEqual(target.engine.itemCount, 2)
+    }
+
+    func testMediaChangeMovesTheWatcher() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg"])
+        try dir.mkdir("photos")
+        try dir.writeBytes("photos/p.png", ConfigTestDirectory.pngSignature)
+        let live = try LiveConfig(directory: dir.path)
+        let target = EngineTarget(live)
+        try dir.write("carouseld.conf", "media = \"photos\"\n")
+        live.requestReload()
+        live.reloadIfDue(into: target, now: 1)
+        finishLoad(live)
+        XCTAssertEqual(live.reloadIfDue(into: target, now: 1), .applied(keepIndex: nil))
+        XCTAssertEqual(live.watchedMediaDirectory, dir.url("photos"))
+        XCTAssertEqual(target.swaps.map(\.mediaDirectory), [dir.url("photos")])
     }
 }

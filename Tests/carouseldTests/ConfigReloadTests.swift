@@ -20,25 +20,17 @@ final class ConfigReloadTests: XCTestCase {
         return notifier
     }
 
-    private func engine(for controller: ReloadController, showing index: Int) -> CarouselEngine {
-        CarouselEngine(config: controller.current.config, itemCount: controller.current.playlist.count,
-                       viewport: Size(width: 800, height: 480), now: 0, startIndex: index,
-                       itemDurations: controller.current.itemDurations)
-    }
-
     func testValidReloadKeepsThePictureOnScreen() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
         let socket = try NotifySocket()
         let controller = try ReloadController(directory: dir.path, notifier: runningNotifier())
         XCTAssertEqual(socket.messages(), ["READY=1"])
-        var engine = engine(for: controller, showing: 2) // c.jpg
         try dir.write("carouseld.conf", "interval = 9\n")
         try dir.write("playlist.m3u", "d.jpg\n#EXTINF:7,C\nc.jpg\na.jpg\n")
-        XCTAssertEqual(controller.reload(engine: &engine, now: 5), .applied(keepIndex: 1))
-        XCTAssertEqual(engine.selectedIndex, 1)
-        XCTAssertEqual(engine.itemCount, 3)
-        XCTAssertEqual(engine.config.interval, 9)
-        XCTAssertEqual(engine.itemDurations, [nil, 7, nil])
+        XCTAssertEqual(controller.reload(selectedIndex: 2), .applied(keepIndex: 1), "c.jpg was on screen")
+        XCTAssertEqual(controller.current.config.interval, 9)
+        XCTAssertEqual(controller.current.itemDurations, [nil, 7, nil])
+        controller.announce(selectedIndex: 1)
         let messages = socket.messages()
         XCTAssertEqual(messages.count, 3, "\(messages)")
         XCTAssertTrue(messages[0].hasPrefix("RELOADING=1\nMONOTONIC_USEC="))
@@ -48,10 +40,8 @@ final class ConfigReloadTests: XCTestCase {
     func testPictureGoneStartsAtTheFirst() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg", "c.jpg"])
         let controller = try ReloadController(directory: dir.path)
-        var engine = engine(for: controller, showing: 1)
         try dir.remove("images/b.jpg")
-        XCTAssertEqual(controller.reload(engine: &engine, now: 1), .applied(keepIndex: nil))
-        XCTAssertEqual(engine.selectedIndex, 0)
+        XCTAssertEqual(controller.reload(selectedIndex: 1), .applied(keepIndex: nil))
         XCTAssertEqual(controller.current.playlist.map(\.name), ["a.jpg", "c.jpg"])
     }
 
@@ -61,16 +51,14 @@ final class ConfigReloadTests: XCTestCase {
         let controller = try ReloadController(directory: dir.path, notifier: runningNotifier())
         _ = socket.messages()
         let good = controller.current
-        var engine = engine(for: controller, showing: 1)
         try dir.write("carouseld.conf", "interval = 3\nfit = \"fill\"\nspacing = -4\n")
-        guard case .rejected(let problems) = controller.reload(engine: &engine, now: 1) else {
+        guard case .rejected(let problems) = controller.reload(selectedIndex: 1) else {
             return XCTFail("an invalid config must be rejected")
         }
         let conf = dir.url("carouseld.conf")
         XCTAssertEqual(problems, ["\(conf):2: fit: expected \"cover\" or \"contain\", got string \"fill\"",
                                   "\(conf):3: spacing: -4 is out of range; allowed 0...4096 pixels"])
         XCTAssertEqual(controller.current, good)
-        XCTAssertEqual(engine.selectedIndex, 1)
         XCTAssertEqual(controller.problems, problems)
         // Each problem is its own error line in the journal.
         XCTAssertEqual(logged.filter { $0.0 == .error }.map(\.1).suffix(2), problems[...])
@@ -83,8 +71,9 @@ final class ConfigReloadTests: XCTestCase {
 
         // Fixing the file recovers, and the status line says what is shown again.
         try dir.write("carouseld.conf", "interval = 3\n")
-        XCTAssertEqual(controller.reload(engine: &engine, now: 2), .unchanged)
+        XCTAssertEqual(controller.reload(selectedIndex: 1), .unchanged)
         XCTAssertEqual(controller.problems, [])
+        controller.announce(selectedIndex: 1)
         XCTAssertEqual(socket.messages().filter { $0.hasPrefix("STATUS=") }, ["STATUS=showing 2/2 b.jpg"])
     }
 
@@ -92,7 +81,7 @@ final class ConfigReloadTests: XCTestCase {
         let dir = try ConfigTestDirectory.withImages(["a.jpg"])
         let controller = try ReloadController(directory: dir.path)
         try dir.write("carouseld.conf", "interval = 3\ncolour = 1\n")
-        XCTAssertEqual(controller.reload(showing: nil), .applied(keepIndex: nil))
+        XCTAssertEqual(controller.reload(), .applied(keepIndex: 0))
         XCTAssertEqual(logged.filter { $0.0 == .warning }.map(\.1), ["\(dir.url("carouseld.conf")):2: colour: unknown key, ignored"])
     }
 
@@ -106,17 +95,5 @@ final class ConfigReloadTests: XCTestCase {
         XCTAssertEqual(ReloadController.index(of: "/m/a", in: items, near: 3), 2)
         XCTAssertEqual(ReloadController.index(of: "/m/a", in: items, near: 0), 0)
         XCTAssertNil(ReloadController.index(of: "/m/z", in: items, near: 0))
-    }
-
-    func testMediaChangeMovesTheWatcher() throws {
-        let dir = try ConfigTestDirectory.withImages(["a.jpg"])
-        try dir.mkdir("photos")
-        try dir.writeBytes("photos/p.png", ConfigTestDirectory.pngSignature)
-        let controller = try ReloadController(directory: dir.path)
-        let watcher = try ConfigWatcher(watching: controller.current)
-        controller.watcher = watcher
-        try dir.write("carouseld.conf", "media = \"photos\"\n")
-        XCTAssertEqual(controller.reload(showing: nil), .applied(keepIndex: nil))
-        XCTAssertEqual(watcher.mediaDirectory, dir.url("photos"))
     }
 }

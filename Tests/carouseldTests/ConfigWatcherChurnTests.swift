@@ -39,7 +39,6 @@ final class ConfigWatcherChurnTests: XCTestCase {
         -> (reloads: Int, applied: Int, rejected: Int, finalValid: Bool) {
         let controller = try ReloadController(directory: conf)
         let watcher = try ConfigWatcher(watching: controller.current)
-        controller.watcher = watcher
         var engine = CarouselEngine(config: controller.current.config, itemCount: controller.current.playlist.count,
                                     viewport: Size(width: 800, height: 480), now: 0)
         var lastGood = controller.current
@@ -54,7 +53,12 @@ final class ConfigWatcherChurnTests: XCTestCase {
             let fresh = try? ConfigLoader.load(directory: conf)
             let shown = controller.current.playlist.indices.contains(engine.selectedIndex)
                 ? controller.current.playlist[engine.selectedIndex].path : nil
-            let outcome = controller.reload(engine: &engine, now: now)
+            let outcome = controller.reload(selectedIndex: engine.selectedIndex)
+            if case .applied(let keep) = outcome {  // what LiveConfig's swap does
+                watcher.setMediaDirectory(controller.current.mediaDirectory)
+                engine.reconfigure(controller.current.config, itemCount: controller.current.playlist.count,
+                                   keepIndex: keep, now: now)
+            }
             counts.reloads += 1
             switch outcome {
             case .applied(let keep):

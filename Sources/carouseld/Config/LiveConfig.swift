@@ -1,13 +1,24 @@
 import CarouselEngine
 
-/// The daemon's reload, in the order it happens; the same for inotify and SIGHUP:
+/// What a reload swaps a new config into: the daemon (its engine, image store and input), or a
+/// test's stand-in. The event loop owns it; the reload only asks and tells.
+protocol ReloadTarget: AnyObject {
+    /// While the strip moves, a swap waits for it to rest.
+    var isMoving: Bool { get }
+    /// The playlist index on screen: that picture stays on screen across the swap.
+    var selectedIndex: Int { get }
+    /// Puts a new, valid config in place; `keepIndex` is where the picture on screen is now.
+    func swapIn(_ loaded: LoadedConfig, keepIndex: Int?, now: Double)
+}
+
+/// The daemon's reload, top to bottom; the same for inotify and SIGHUP:
 ///   1. change    inotify events (`handleReadable`) or SIGHUP (`requestReload`)
 ///   2. debounce  `ConfigWatcher` waits for 200 ms of quiet (at most 2 s into a burst)
 ///   3. load      a `BackgroundTask` reads and parses the directory on its own thread
-///   4. validate  the loader's problems: an invalid directory is logged, the old config stays
-///   5. swap      on the loop, once the strip rests: `ReloadController.apply` reconfigures the
-///                engine; the daemon then makes a new image store (the old one is retired
-///                without waiting for its decode)
+///   4. validate  `ReloadController` keeps the last good config: an invalid directory is
+///                logged and named in the status line, and the old config stays
+///   5. swap      on the loop, once the strip rests: the target swaps in the new config (engine,
+///                image store, input); the watcher follows a new media directory
 /// Nothing here blocks the event loop: the loop wakes for the debounce deadline, the load's
 /// eventfd and the retry while the strip moves, and never waits on file I/O.
 ///
@@ -15,11 +26,11 @@ import CarouselEngine
 ///   loop.add(fd: live.fd) { live.handleReadable(now: MonotonicClock.now()) }
 ///   loop.add(fd: live.loadFD) { live.handleLoaded() }
 ///   on SIGHUP:            live.requestReload()
-///   each loop turn/frame: if let outcome = live.reloadIfDue(engine: &engine, now: now) { … }
+///   when due:             live.reloadIfDue(into: target, now: now)
 ///   sleep no longer than: live.nextDeadline
 final class LiveConfig {
     let controller: ReloadController
-    let watcher: ConfigWatcher
+    private let watcher: ConfigWatcher
     private let load: BackgroundTask<Result<LoadedConfig, ConfigLoadError>>
     /// A change was seen (and debounced) or SIGHUP asked: load when no load is running.
     private var requested = false
@@ -35,11 +46,12 @@ final class LiveConfig {
     init(directory: String, notifier: Notifier = Notifier()) throws {
         controller = try ReloadController(directory: directory, notifier: notifier)
         watcher = try ConfigWatcher(watching: controller.current)
-        controller.watcher = watcher
         load = try BackgroundTask(name: "carouseld-load")
     }
 
     var current: LoadedConfig { controller.current }
+    /// The image directory being watched.
+    var watchedMediaDirectory: String { watcher.mediaDirectory }
     /// inotify: readable on changes in the config or media directory.
     var fd: Int32 { watcher.fd }
     /// Readable when a background load finished.
@@ -52,33 +64,49 @@ final class LiveConfig {
         return watcher.nextDeadline  // a running load wakes the loop through loadFD
     }
 
+    // 1. Change
+
     func handleReadable(now: Double) { watcher.handleReadable(now: now) }
 
     /// SIGHUP: reload on the next turn, without waiting for the debounce.
     func requestReload() { requested = true }
 
-    /// A background load finished (`loadFD` readable).
-    func handleLoaded() {
-        if let result = load.take() { loaded = result }
-    }
-
-    /// Starts a load once a change is debounced (or SIGHUP asked), and swaps in a finished one
-    /// when the engine is at rest. Returns the outcome when a swap ran (the daemon then
-    /// refreshes its image store on `.applied`), nil otherwise.
-    func reloadIfDue(engine: inout CarouselEngine, now: Double) -> ReloadController.Outcome? {
+    /// Steps 2 to 5, as far as they are due. Returns the outcome when a swap was tried.
+    @discardableResult
+    func reloadIfDue(into target: ReloadTarget, now: Double) -> ReloadController.Outcome? {
+        // 2. Debounce
         if watcher.fire(now: now) { requested = true }
+        // 3. Load, off the loop
         if requested && loaded == nil && !load.isRunning {
             requested = false
             let directory = controller.directory
             load.start { ReloadController.load(directory: directory) }
         }
         guard let result = loaded else { return nil }
-        if engine.isMoving {
+        if target.isMoving {
             retryAt = now + Self.retryInterval
             return nil
         }
         loaded = nil
         retryAt = nil
-        return controller.apply(result, engine: &engine, now: now)
+        // 4. Validate: the controller keeps the last good config
+        let outcome = controller.accept(result, selectedIndex: target.selectedIndex)
+        // 5. Swap
+        switch outcome {
+        case .applied(let keepIndex):
+            watcher.setMediaDirectory(current.mediaDirectory)
+            target.swapIn(current, keepIndex: keepIndex, now: now)
+            controller.announce(selectedIndex: target.selectedIndex)
+        case .unchanged:
+            controller.announce(selectedIndex: target.selectedIndex)
+        case .rejected:
+            break  // the controller has put the problems in the status line
+        }
+        return outcome
+    }
+
+    /// 3. A background load finished (`loadFD` readable).
+    func handleLoaded() {
+        if let result = load.take() { loaded = result }
     }
 }

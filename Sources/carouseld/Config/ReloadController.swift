@@ -1,5 +1,3 @@
-import CarouselEngine
-
 /// Keeps the last good configuration and swaps in a new one only when it loads cleanly.
 /// An invalid directory leaves the old config running, logs each problem as
 /// `file:line: key: message` and puts "config invalid: …" in systemd's status line.
@@ -18,8 +16,6 @@ final class ReloadController {
     private(set) var current: LoadedConfig
     /// The problems of the last rejected reload; empty once a reload succeeds.
     private(set) var problems: [String] = []
-    /// Told about a new media directory so it keeps watching the right place.
-    weak var watcher: ConfigWatcher?
     private let notifier: Notifier
 
     /// The first load. There is nothing to fall back to yet, so problems are thrown.
@@ -30,32 +26,9 @@ final class ReloadController {
         current.warnings.forEach { Log.warning($0) }
     }
 
-    /// Reloads from disk and, if valid, reconfigures `engine` keeping the picture on screen.
-    func reload(engine: inout CarouselEngine, now: Double) -> Outcome {
-        apply(Self.load(directory: directory), engine: &engine, now: now)
-    }
-
     /// Reads and checks the directory: file I/O, so the daemon runs it off the event loop.
     static func load(directory: String) -> Result<LoadedConfig, ConfigLoadError> {
         Result { () throws(ConfigLoadError) in try ConfigLoader.load(directory: directory) }
-    }
-
-    /// Swaps in what `load` read, if valid, and reconfigures `engine` keeping the picture on screen.
-    func apply(_ result: Result<LoadedConfig, ConfigLoadError>, engine: inout CarouselEngine, now: Double) -> Outcome {
-        let showing = current.playlist.indices.contains(engine.selectedIndex)
-            ? current.playlist[engine.selectedIndex].path : nil
-        let outcome = apply(result, showing: showing, selectedIndex: engine.selectedIndex)
-        switch outcome {
-        case .applied(let keepIndex):
-            engine.reconfigure(current.config, itemCount: current.playlist.count,
-                               itemDurations: current.itemDurations, keepIndex: keepIndex, now: now)
-            fallthrough
-        case .unchanged:
-            announce(selectedIndex: engine.selectedIndex)
-        case .rejected:
-            break
-        }
-        return outcome
     }
 
     /// Puts "showing 3/12 beach.jpg" in systemd's status line; the daemon calls it whenever the
@@ -71,12 +44,15 @@ final class ReloadController {
         return problems.isEmpty ? showing : StatusLine.invalid(problems) + "; " + showing
     }
 
-    /// Reloads from disk without an engine (tests, `check`): `showing` is the path on screen.
-    func reload(showing: String?, selectedIndex: Int = 0) -> Outcome {
-        apply(Self.load(directory: directory), showing: showing, selectedIndex: selectedIndex)
+    /// Reads the directory now and accepts it if valid (tests; the daemon loads off the loop).
+    func reload(selectedIndex: Int = 0) -> Outcome {
+        accept(Self.load(directory: directory), selectedIndex: selectedIndex)
     }
 
-    private func apply(_ result: Result<LoadedConfig, ConfigLoadError>, showing: String?, selectedIndex: Int) -> Outcome {
+    /// Keeps what `load` read if it is valid, else keeps the running config and says why.
+    /// `selectedIndex` is the picture on screen: `.applied` says where it is in the new playlist.
+    func accept(_ result: Result<LoadedConfig, ConfigLoadError>, selectedIndex: Int) -> Outcome {
+        let showing = current.playlist.indices.contains(selectedIndex) ? current.playlist[selectedIndex].path : nil
         notifier.reloading()
         defer { notifier.reloaded() }
         let loaded: LoadedConfig
@@ -93,7 +69,6 @@ final class ReloadController {
         problems = []
         if loaded == current { return .unchanged }
         let keepIndex = showing.flatMap { Self.index(of: $0, in: loaded.playlist, near: selectedIndex) }
-        if loaded.mediaDirectory != current.mediaDirectory { watcher?.setMediaDirectory(loaded.mediaDirectory) }
         current = loaded
         Log.notice("config reloaded from \(directory): \(loaded.playlist.count) image(s)")
         return .applied(keepIndex: keepIndex)

@@ -41,8 +41,10 @@ final class DaemonRunner {
     private var input: InputSource?
     /// The input devices being opened off the loop (kept alive until they are handed over).
     private var inputOpening: BackgroundTask<Result<InputSource, Error>>?
-    /// The rotation the display really uses (the command line wins; a reload does not change it).
-    private var displayRotation = 0
+    /// What the display was opened with (the command line wins; a reload does not change it).
+    private let outputSettings: OutputSettings
+    /// The rotation the display really uses.
+    private var displayRotation: Int { outputSettings.rotation }
 
     /// Milestones of the start, in ms after exec, for the first-frame log line.
     private var startup: [String] = []
@@ -65,9 +67,9 @@ final class DaemonRunner {
         let loaded = live.current
         Log.info("config \(loaded.directory): \(loaded.playlist.count) pictures from "
                  + (loaded.playlistFile ?? loaded.mediaDirectory))
+        outputSettings = options.outputSettings(loaded.shell)
         do {
-            display = try DisplaySupervisor(settings: options.outputSettings(loaded.shell), backend: options.backend)
-            displayRotation = options.outputSettings(loaded.shell).rotation
+            display = try DisplaySupervisor(settings: outputSettings, backend: options.backend)
         } catch {
             Log.error("\(error)")
             notifier.status("display: \(error)")
@@ -140,7 +142,9 @@ final class DaemonRunner {
             live.handleLoaded()
             daemon.wake()
         }
-        daemon.addWakeup(deadline: { [unowned self] in live.nextDeadline }) { [unowned self] now in reload(now: now) }
+        daemon.addWakeup(deadline: { [unowned self] in live.nextDeadline }) { [unowned self] now in
+            live.reloadIfDue(into: self, now: now)
+        }
         daemon.addWakeup(deadline: { [unowned self] in watchdog.nextDeadline }) { [unowned self] now in
             watchdog.fire(now: now)
         }
@@ -228,12 +232,21 @@ final class DaemonRunner {
         return settings
     }
 
-    private func reload(now: Double) {
-        let before = live.current
-        guard case .applied? = daemon.modifyEngine({ live.reloadIfDue(engine: &$0, now: now) }) else { return }
-        let loaded = live.current
-        if options.outputSettings(loaded.shell) != options.outputSettings(before.shell) {
+}
+
+/// Step 5 of the reload (`LiveConfig`): the new config goes into the engine, a new image store
+/// and the input, while the strip rests.
+extension DaemonRunner: ReloadTarget {
+    var isMoving: Bool { daemon.engine.isMoving }
+    var selectedIndex: Int { daemon.engine.selectedIndex }
+
+    func swapIn(_ loaded: LoadedConfig, keepIndex: Int?, now: Double) {
+        if options.outputSettings(loaded.shell) != outputSettings {
             Log.notice("output, mode, rotation and force_legacy changes take effect when carouseld restarts")
+        }
+        daemon.modifyEngine {
+            $0.reconfigure(loaded.config, itemCount: loaded.playlist.count, itemDurations: loaded.itemDurations,
+                           keepIndex: keepIndex, now: now)
         }
         loop.remove(fd: renderer.store.readyFD)
         renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport)
