@@ -108,8 +108,11 @@ final class DaemonRunner {
         Log.info("exited after \(daemon.framesPresented) frames and \(loop.wakeups) wakeups")
     }
 
-    private static func makeRenderer(_ loaded: LoadedConfig, viewport: Size) -> CompositorRenderer {
-        let store = ImageStore(paths: loaded.playlist.map(\.path), config: loaded.config, shell: loaded.shell, viewport: viewport)
+    /// A reload's renderer takes over the decoded cards of the one it replaces.
+    private static func makeRenderer(_ loaded: LoadedConfig, viewport: Size, replacing previous: ImageStore? = nil)
+        -> CompositorRenderer {
+        let store = ImageStore(paths: loaded.playlist.map(\.path), config: loaded.config, shell: loaded.shell,
+                               viewport: viewport, replacing: previous)
         return CompositorRenderer(store: store, config: loaded.config)
     }
 
@@ -249,7 +252,7 @@ extension DaemonRunner: ReloadTarget {
                            keepIndex: keepIndex, now: now)
         }
         loop.remove(fd: renderer.store.readyFD)
-        renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport)
+        renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport, replacing: renderer.store)
         input?.reconfigure(settings: Self.inputSettings(loaded.shell, rotation: displayRotation),
                            screen: display.size ?? daemon.engine.viewport)
         daemon.replaceRenderer(renderer)

@@ -25,8 +25,31 @@ final class DecodeWorker: @unchecked Sendable {
     private var stopping = false
     private var finished = false
 
-    init(paths: [String], spec: CardSpec, onResult: @escaping @Sendable () -> Void) {
-        self.paths = paths; self.spec = spec; self.onResult = onResult
+    /// Decoded cards by path, at one card spec: what a reload carries to the next worker.
+    struct Carried {
+        var spec: CardSpec
+        var cards: [String: Card]
+    }
+
+    /// `carried` cards start the cache at every index whose path they match, so a reload
+    /// neither decodes them again nor shows their cards empty meanwhile. They stay only if the
+    /// first `want` asks for their spec.
+    init(paths: [String], spec: CardSpec, carried: Carried? = nil, onResult: @escaping @Sendable () -> Void) {
+        self.paths = paths; self.onResult = onResult
+        if let carried {
+            self.spec = carried.spec
+            for (index, path) in paths.enumerated() { cache[index] = carried.cards[path] }
+        } else {
+            self.spec = spec
+        }
+    }
+
+    /// The decoded cards, by path, for the worker that replaces this one.
+    func carry() -> Carried {
+        condition.lock(); defer { condition.unlock() }
+        var cards: [String: Card] = [:]
+        for (index, card) in cache { cards[paths[index]] = card }
+        return Carried(spec: spec, cards: cards)
     }
 
     func start() {

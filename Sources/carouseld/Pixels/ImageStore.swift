@@ -32,7 +32,9 @@ final class ImageStore: CardSource, @unchecked Sendable {
     /// four cached cards instead of three: 6 MB more at the peak.
     static let defaultNeighbours = 1
 
-    init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = ImageStore.defaultNeighbours) {
+    /// `replacing`: the store this one replaces on a reload; its decoded cards come along.
+    init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = ImageStore.defaultNeighbours,
+         replacing previous: ImageStore? = nil) {
         self.paths = paths
         self.baseSpec = spec
         self.cacheBytes = cacheMB * 1024 * 1024
@@ -40,19 +42,20 @@ final class ImageStore: CardSource, @unchecked Sendable {
         let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         if fd < 0 { Log.error("eventfd: \(describe(errno: errno)); finished decodes show on the next frame") }
         self.readyFD = fd
-        worker = DecodeWorker(paths: paths, spec: spec) {
+        worker = DecodeWorker(paths: paths, spec: spec, carried: previous?.worker.carry()) {
             var one: UInt64 = 1
             if fd >= 0 { _ = write(fd, &one, 8) }
         }
         worker.start()
     }
 
-    convenience init(paths: [String], config: CarouselConfig, shell: ShellSettings = ShellSettings(), viewport: Size) {
+    convenience init(paths: [String], config: CarouselConfig, shell: ShellSettings = ShellSettings(), viewport: Size,
+                     replacing previous: ImageStore? = nil) {
         self.init(paths: paths,
                   spec: CardSpec(config: config, maxImagePixels: shell.maxImagePixels,
                                  cardWidth: config.cardWidth.resolve(in: viewport.width),
                                  cardHeight: config.cardHeight.resolve(in: viewport.height)),
-                  cacheMB: shell.cacheMB)
+                  cacheMB: shell.cacheMB, replacing: previous)
     }
 
     deinit {

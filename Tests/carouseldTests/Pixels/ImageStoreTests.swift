@@ -46,6 +46,28 @@ final class ImageStoreTests: XCTestCase {
         assertColour(try XCTUnwrap(cards[3]).pixel(x: 24, y: 13), 0xE0B020, "card 3's picture")
     }
 
+    /// A reload replaces the store: the cards on screen come along (by path, at their new
+    /// index), so the first frame after the swap shows them at once, with no decode.
+    func testAReplacementStoreKeepsTheDecodedCards() throws {
+        let spec = CardSpec(width: 48, height: 27)
+        let old = ImageStore(paths: paths, spec: spec)
+        old.waitUntilLoaded(for: layout(selected: 3))
+        let shown = try XCTUnwrap(old.cards(for: layout(selected: 3))[3])
+        // The new playlist: card 3's picture is now second, two others are gone.
+        let reordered = [paths[5], paths[3], paths[6]]
+        let new = ImageStore(paths: reordered, spec: spec, replacing: old)
+        let cards = new.cards(for: layout(selected: 1, count: 3))
+        XCTAssertTrue(cards[1] === shown, "the same decoded card, at its new index")
+        XCTAssertFalse(waitReadable(new.readyFD, seconds: 0.05) && new.drainReady().ready.contains(1),
+                       "nothing decoded again for it")
+        // A different card size drops what was carried: it was decoded for the old size.
+        let resized = ImageStore(paths: reordered, spec: CardSpec(width: 40, height: 20), replacing: new)
+        let other = FrameLayout(viewport: Size(width: 64, height: 36),
+                                cards: [CardLayout(index: 1, x: 8, y: 4, width: 40, height: 20, scale: 1, opacity: 1)],
+                                selectedIndex: 1, itemCount: 3, pageCount: 3, selectedPage: 1, isMoving: false)
+        XCTAssertNil(resized.cards(for: other)[1], "decoded again at the new size")
+    }
+
     func testWindowWrapsAroundThePlaylistAndRespectsTheBudget() {
         let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27), neighbours: 2)
         let spec = CardSpec(width: 48, height: 27)
