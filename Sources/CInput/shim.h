@@ -13,10 +13,19 @@
 #include <sys/inotify.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 // prctl is variadic, so Swift cannot call it: names the calling thread (15 bytes kept),
 // so `top -H` and crash reports tell the decode thread apart.
 static inline int carouseld_name_this_thread(const char *name) {
     return prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
+// gettid needs _GNU_SOURCE, which Swift's Glibc module is not built with: makes the calling
+// thread (alone: Linux keeps nice per thread) nicer by `nice`.
+static inline int carouseld_renice_this_thread(int nice) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }
 #endif

@@ -53,7 +53,7 @@ final class DecodeWorker: @unchecked Sendable {
     }
 
     func start() {
-        DetachedThread.start(name: "carouseld-decode") { [self] in run() }
+        DetachedThread.start(name: "carouseld-decode", background: true) { [self] in run() }
     }
 
     /// Tells the thread to exit after its current decode, whose result is dropped. Returns at

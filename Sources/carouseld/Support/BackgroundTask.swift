@@ -24,7 +24,7 @@ final class BackgroundTask<Value>: @unchecked Sendable {
     func start(_ work: @escaping () -> Value) {
         guard !isRunning else { return }
         isRunning = true
-        DetachedThread.start(name: name) { [self] in
+        DetachedThread.start(name: name, background: true) { [self] in
             let value = work()
             lock.withLock { result = value }
             var one: UInt64 = 1

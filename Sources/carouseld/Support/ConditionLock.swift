@@ -35,16 +35,26 @@ final class ConditionLock: @unchecked Sendable {
 /// Starts a detached, named thread running `body`.
 enum DetachedThread {
     private final class Box {
-        let name: String, body: () -> Void
-        init(_ name: String, _ body: @escaping () -> Void) { self.name = name; self.body = body }
+        let name: String, background: Bool, body: () -> Void
+        init(_ name: String, _ background: Bool, _ body: @escaping () -> Void) {
+            self.name = name; self.background = background; self.body = body
+        }
     }
 
-    static func start(name: String, _ body: @escaping () -> Void) {
+    /// How much nicer a background thread is than the event loop: on a one-core board the
+    /// loop's next frame then preempts a decode instead of waiting out its time slice.
+    static let backgroundNice: Int32 = 10
+
+    /// `background`: decodes and loads, which must never hold up a frame.
+    static func start(name: String, background: Bool = false, _ body: @escaping () -> Void) {
         var thread = pthread_t()
-        let box = Unmanaged.passRetained(Box(name, body)).toOpaque()
+        let box = Unmanaged.passRetained(Box(name, background, body)).toOpaque()
         let rc = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            guard let raw else { return nil }
+            let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
             _ = carouseld_name_this_thread(box.name)
+            // Linux keeps a nice value per thread: this one alone is lowered.
+            if box.background { _ = carouseld_renice_this_thread(DetachedThread.backgroundNice) }
             box.body()
             return nil
         }, box)
