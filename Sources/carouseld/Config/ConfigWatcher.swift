@@ -17,7 +17,9 @@ import Glibc
 /// Subdirectories of the media directory are not watched (a playlist naming `sub/x.jpg`
 /// picks up changes there on the next reload or SIGHUP).
 final class ConfigWatcher {
-    let fd: Int32
+    private let inotify: OwnedDescriptor
+    /// Readable when events are queued.
+    var fd: Int32 { inotify.rawValue }
     private(set) var configDirectory: String
     private(set) var mediaDirectory: String
     /// Quiet time after the last event before reloading.
@@ -44,7 +46,7 @@ final class ConfigWatcher {
         | IN_ATTRIB | IN_MODIFY | IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
 
     init(configDirectory: String, mediaDirectory: String, debounce: Double = 0.2, maxDelay: Double = 2) throws {
-        fd = try syscall("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC)) }
+        inotify = try OwnedDescriptor("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC)) }
         self.configDirectory = configDirectory
         self.mediaDirectory = mediaDirectory
         self.debounce = debounce
@@ -55,8 +57,6 @@ final class ConfigWatcher {
     convenience init(watching loaded: LoadedConfig) throws {
         try self.init(configDirectory: loaded.directory, mediaDirectory: loaded.mediaDirectory)
     }
-
-    deinit { close(fd) }
 
     /// The config now names another image directory: watch that one instead.
     func setMediaDirectory(_ path: String) {
@@ -70,12 +70,9 @@ final class ConfigWatcher {
         var relevant = false
         var rewatch = false
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                break // EAGAIN: drained
-            }
-            if count == 0 { break }
+            // Nothing left (EAGAIN) ends the loop like an error would: EINTR is retried.
+            let read = buffer.withUnsafeMutableBytes { try? inotify.descriptor.read(into: $0, retryOnInterrupt: true) }
+            guard let count = read, count > 0 else { break }
             let events = buffer
             Self.forEachEvent(in: events, count: count) { wd, mask, name in
                 let (matters, affectsWatches) = classify(wd: wd, mask: mask, name: name)

@@ -23,35 +23,28 @@ enum FileReading {
     /// Reads at most the first `limit` bytes of `path` (a regular file); `isCut` when the file
     /// has more. Never holds more than `limit` + 1 bytes, whatever the file's size.
     static func readHead(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], isCut: Bool) {
-        let fd: FileDescriptor
+        let file: RegularFile
         do {
-            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
+            file = try RegularFile(path)
         } catch {
-            let errno = error as? Errno
-            throw errno == .noSuchFileOrDirectory || errno == .notDirectory ? .missing : .system("\(error)")
+            switch error {
+            case .missing: throw .missing
+            case .notRegularFile: throw .notRegularFile
+            case .system(let errno): throw .system(errno.description)
+            }
         }
-        defer { try? fd.close() }
-        var st = stat()
-        guard fstat(fd.rawValue, &st) == 0 else { throw .system(describe(errno: errno)) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile }
-        var bytes = [UInt8](repeating: 0, count: min(Int(st.st_size), limit) + 1)
+        // One byte past the limit tells a cut file; more room if it grew since fstat.
+        var bytes = [UInt8](repeating: 0, count: min(file.size, limit) + 1)
         var total = 0
-        while total < bytes.count {
-            let n: Int
+        while true {
             do {
-                // swift-system retries EINTR itself.
-                n = try bytes.withUnsafeMutableBytes { buf in
-                    try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buf[total...]))
-                }
+                total += try file.read(into: &bytes, from: total)
             } catch {
-                throw .system("\(error)")
+                throw .system(error.description)
             }
-            if n == 0 { break }
-            total += n
             // The file grew while being read: allow it up to the limit.
-            if total == bytes.count, total <= limit {
-                bytes.append(contentsOf: repeatElement(0, count: min(4096, limit + 1 - total)))
-            }
+            guard total == bytes.count, total <= limit else { break }
+            bytes.append(contentsOf: repeatElement(0, count: min(4096, limit + 1 - total)))
         }
         if total > limit { return (Array(bytes[..<limit]), true) }
         return (Array(bytes[..<total]), false)

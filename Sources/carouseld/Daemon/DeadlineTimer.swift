@@ -5,17 +5,18 @@ import Glibc
 /// while settled (the auto-advance deadline), also used to pace frames on displays whose
 /// flips complete faster than their refresh rate.
 final class DeadlineTimer {
-    let fd: Int32
+    private let timer: OwnedDescriptor
     /// The armed deadline in monotonic seconds, nil when disarmed.
     private(set) var deadline: Double?
 
     init() throws {
-        fd = try syscall("timerfd_create") {
+        timer = try OwnedDescriptor("timerfd_create") {
             timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
         }
     }
 
-    deinit { close(fd) }
+    /// Readable once the deadline has passed.
+    var fd: Int32 { timer.rawValue }
 
     /// Arms the timer for `time` (monotonic seconds), or disarms it when nil. A time in the
     /// past fires at once.
@@ -36,7 +37,7 @@ final class DeadlineTimer {
     @discardableResult
     func acknowledge() -> Bool {
         var expirations: UInt64 = 0
-        let fired = read(fd, &expirations, 8) == 8
+        let fired = timer.readRecord(&expirations)
         if fired { deadline = nil }
         return fired
     }

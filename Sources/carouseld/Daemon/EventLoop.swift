@@ -10,7 +10,7 @@ import Glibc
 final class EventLoop {
     typealias Handler = () -> Void
 
-    private let epollFD: Int32
+    private let epoll: OwnedDescriptor
     private var handlers: [Int32: Handler] = [:]
     private var posted: [Handler] = []
     private var stopped = false
@@ -26,10 +26,8 @@ final class EventLoop {
     private var lastTurnBusy = 0.0
 
     init() throws {
-        epollFD = try syscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        epoll = try OwnedDescriptor("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
     }
-
-    deinit { close(epollFD) }
 
     /// Calls `handler` whenever `fd` is readable. The caller keeps owning (and closing) `fd`,
     /// and must `remove(fd:)` it before closing it.
@@ -37,14 +35,14 @@ final class EventLoop {
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.fd = fd
-        try syscall("epoll_ctl(ADD)") { epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) }
+        try syscall("epoll_ctl(ADD)") { epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, fd, &event) }
         handlers[fd] = handler
     }
 
     /// Stops watching `fd`; unknown descriptors are ignored.
     func remove(fd: Int32) {
         guard handlers.removeValue(forKey: fd) != nil else { return }
-        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+        _ = epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, fd, nil)
     }
 
     /// Runs `work` on the loop after the current handler returns, before sleeping again.
@@ -74,7 +72,7 @@ final class EventLoop {
         if stopped { return 0 }
         var events = [epoll_event](repeating: epoll_event(), count: 16)
         let timeout = posted.isEmpty ? timeoutMilliseconds : 0
-        let count = try syscall("epoll_wait") { epoll_wait(epollFD, &events, Int32(events.count), timeout) }
+        let count = try syscall("epoll_wait") { epoll_wait(epoll.rawValue, &events, Int32(events.count), timeout) }
         wakeups += 1
         let woke = MonotonicClock.now()
         if let last = lastAnimatingWake {

@@ -4,7 +4,7 @@ import Glibc
 /// Signals delivered as readable data on a signalfd instead of asynchronous handlers, so
 /// SIGTERM/SIGINT/SIGHUP are handled on the event loop like any other event.
 final class SignalSource {
-    let fd: Int32
+    private let signalFD: OwnedDescriptor
     private var previousMask = sigset_t()
 
     /// Blocks `signals` for this thread (so they are queued, not delivered) and opens a signalfd.
@@ -17,23 +17,24 @@ final class SignalSource {
         }
         let flags = Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC)
         do {
-            fd = try syscall("signalfd") { signalfd(-1, &mask, flags) }
+            signalFD = try OwnedDescriptor("signalfd") { signalfd(-1, &mask, flags) }
         } catch {
             pthread_sigmask(SIG_SETMASK, &previousMask, nil)
             throw error
         }
     }
 
-    deinit {
-        close(fd)
-        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
-    }
+    /// The signalfd closes after this (stored properties go after deinit's body).
+    deinit { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
+
+    /// Readable while signals are queued.
+    var fd: Int32 { signalFD.rawValue }
 
     /// The signals waiting on the descriptor (empty when none).
     func drain() -> [Int32] {
         var received: [Int32] = []
         var info = signalfd_siginfo()
-        while read(fd, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+        while signalFD.readRecord(&info) {
             received.append(Int32(info.ssi_signo))
         }
         return received

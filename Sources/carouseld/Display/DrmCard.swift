@@ -5,14 +5,18 @@ import Glibc
 /// the descriptor is closed when the card is released.
 final class DrmCard {
     let path: String
-    let fd: Int32
+    private let node: OwnedDescriptor
+    /// For libdrm calls, which borrow it.
+    var fd: Int32 { node.rawValue }
 
     /// Opens `path` read-write. Errors name the fix: group video, DRM master, no KMS.
     /// `master: false` is for listing only (`carouseld outputs` works beside a running display).
     init(path: String, master: Bool = true) throws(DisplayError) {
-        let fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let err = Glibc.errno
+        let node: OwnedDescriptor
+        do {
+            node = try OwnedDescriptor("open") { open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK) }
+        } catch {
+            let err = (error as? SystemError)?.errno.rawValue ?? EIO
             switch err {
             case EACCES, EPERM:
                 // At boot the kernel's node is root's alone until udev gives it to group video:
@@ -23,23 +27,21 @@ final class DrmCard {
             default: throw .system(call: "open", errno: err, path: path)
             }
         }
-        self.path = path
-        self.fd = fd
         // Opening a card makes us master only when nobody else is; without it no modeset works.
+        // (A throw below closes the node: `node` is dropped with it.)
+        let fd = node.rawValue
         if master && drmIsMaster(fd) == 0 && drmSetMaster(fd) != 0 {
-            close(fd)
             throw .notMaster(path: path)
         }
         var dumb: UInt64 = 0
         guard drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &dumb) == 0, dumb != 0 else {
-            close(fd)
             throw .unsupported("\(path) has no dumb buffers (not a KMS display device)")
         }
         // Universal planes expose the primary plane (for atomic and the rotation property).
         _ = drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1)
+        self.path = path
+        self.node = node
     }
-
-    deinit { close(fd) }
 
     /// A node owned by root and group root, with no access for group or others.
     private static func isRootOnly(_ path: String) -> Bool {

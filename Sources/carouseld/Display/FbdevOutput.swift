@@ -7,7 +7,7 @@ import Glibc
 /// console's picture is saved at start and written back on exit.
 final class FbdevOutput: DisplayOutput {
     let path: String
-    private let fd: Int32
+    private let device: OwnedDescriptor
     private let memory: UnsafeMutableRawPointer
     private let length: Int
     private let width: Int
@@ -22,32 +22,33 @@ final class FbdevOutput: DisplayOutput {
     var onScreenChanged: (() -> Void)?
 
     init(path: String = "/dev/fb0", rotation: Int = 0) throws(DisplayError) {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else {
-            let err = Glibc.errno
-            if err == EACCES || err == EPERM { throw .permissionDenied(path: path) }
-            throw .noDevice("and no framebuffer either (\(path): \(describe(errno: err)))")
+        // Every throw below closes the device: `device` is dropped with it.
+        let device: OwnedDescriptor
+        do {
+            device = try OwnedDescriptor("open") { open(path, O_RDWR | O_CLOEXEC) }
+        } catch {
+            let err = (error as? SystemError)?.errno ?? .ioError
+            if err == .permissionDenied || err == .notPermitted { throw .permissionDenied(path: path) }
+            throw .noDevice("and no framebuffer either (\(path): \(err))")
         }
+        let fd = device.rawValue
         var variable = fb_var_screeninfo()
         var fixed = fb_fix_screeninfo()
         guard ioctl(fd, UInt(FBIOGET_VSCREENINFO), &variable) == 0,
               ioctl(fd, UInt(FBIOGET_FSCREENINFO), &fixed) == 0 else {
-            let err = Glibc.errno; close(fd)
-            throw .system(call: "FBIOGET_SCREENINFO", errno: err, path: path)
+            throw .system(call: "FBIOGET_SCREENINFO", errno: Glibc.errno, path: path)
         }
         // Only XRGB8888 layouts: the renderer draws nothing else.
         guard variable.bits_per_pixel == 32, variable.red.offset == 16, variable.green.offset == 8,
               variable.blue.offset == 0 else {
-            close(fd)
             throw .unsupported("\(path) is \(variable.bits_per_pixel) bits per pixel; carouseld draws XRGB8888 only")
         }
         let length = Int(fixed.smem_len)
         let map = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         guard let map, map != MAP_FAILED else {
-            let err = Glibc.errno; close(fd)
-            throw .system(call: "mmap", errno: err, path: path)
+            throw .system(call: "mmap", errno: Glibc.errno, path: path)
         }
-        self.path = path; self.fd = fd; memory = map; self.length = length
+        self.path = path; self.device = device; memory = map; self.length = length
         width = Int(variable.xres); height = Int(variable.yres); stride = Int(fixed.line_length)
         let quarterTurn = rotation == 90 || rotation == 270
         rotator = SoftwareRotator(degrees: rotation, width: quarterTurn ? height : width,
@@ -56,10 +57,7 @@ final class FbdevOutput: DisplayOutput {
         consoleCopy = [UInt8](UnsafeRawBufferPointer(start: map, count: min(length, stride * height)))
     }
 
-    deinit {
-        munmap(memory, length)
-        close(fd)
-    }
+    deinit { munmap(memory, length) }
 
     var summary: String { "\(path) (fbdev) \(width)x\(height)" + (rotator.map { ", rotation \($0.degrees)° in software" } ?? "") }
     var size: Size? {

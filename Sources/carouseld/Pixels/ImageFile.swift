@@ -16,30 +16,25 @@ enum ImageFile {
         return try file.read(limit: limit)
     }
 
-    /// An open picture file: its descriptor and size, read from the start as often as needed.
+    /// An open picture file: its size, read from the start as often as needed.
     final class Opened {
         let path: String
-        let size: Int
-        private let fd: Int32
+        private let file: RegularFile
+        var size: Int { file.size }
 
         init(_ path: String) throws(ImageError) {
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            if fd < 0 {
-                let err = errno
-                throw err == ENOENT ? .missing : .unreadable(describe(errno: err))
+            do {
+                file = try RegularFile(path)
+            } catch {
+                switch error {
+                case .missing: throw .missing
+                case .notRegularFile: throw .unreadable("not a regular file")
+                case .system(let errno): throw .unreadable(errno.description)
+                }
             }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else {
-                let err = errno
-                close(fd)
-                throw .unreadable(describe(errno: err))
-            }
-            guard (info.st_mode & S_IFMT) == S_IFREG else { close(fd); throw .unreadable("not a regular file") }
-            guard info.st_size > 0 else { close(fd); throw .empty }
-            self.path = path; self.fd = fd; self.size = Int(info.st_size)
+            guard file.size > 0 else { throw .empty }
+            self.path = path
         }
-
-        deinit { close(fd) }
 
         /// Refuses a file larger than `ImageFile.maxFileBytes` (before it is read whole).
         func checkSize(limit: Int = ImageFile.maxFileBytes) throws(ImageError) {
@@ -50,13 +45,12 @@ enum ImageFile {
         func read(limit: Int = .max) throws(ImageError) -> FileBytes {
             let size = min(self.size, limit)
             guard let memory = AnonymousMapping(byteCount: size) else { throw .unreadable("out of memory for its \(size) bytes") }
-            var count = 0
-            while count < size {
-                let got = pread(fd, memory.base + count, size - count, off_t(count))
-                if got < 0 && errno == EINTR { continue }
-                if got < 0 { throw .unreadable(describe(errno: errno)) }
-                if got == 0 { break } // shrank while we read: decode what is there, the decoder names it
-                count += got
+            let count: Int
+            do {
+                // Short when the file shrank while we read: decode what is there, the decoder names it.
+                count = try file.read(into: UnsafeMutableRawBufferPointer(start: memory.base, count: size), at: 0)
+            } catch {
+                throw .unreadable(error.description)
             }
             if count == 0 { throw .empty }
             return FileBytes(memory: memory, count: count)

@@ -17,8 +17,8 @@ final class ImageStore: CardSource, @unchecked Sendable {
     typealias Update = DecodeWorker.Update
 
     let paths: [String]
-    /// eventfd, readable when decodes finished; poll it and call `drainReady()`.
-    let readyFD: Int32
+    /// Signalled when decodes finished; nil if no eventfd could be had (then they show on the next frame).
+    private let ready: EventCounter?
     let neighbours: Int
     private let cacheBytes: Int
     private let baseSpec: CardSpec
@@ -39,13 +39,11 @@ final class ImageStore: CardSource, @unchecked Sendable {
         self.baseSpec = spec
         self.cacheBytes = cacheMB * 1024 * 1024
         self.neighbours = neighbours
-        let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        if fd < 0 { Log.error("eventfd: \(describe(errno: errno)); finished decodes show on the next frame") }
-        self.readyFD = fd
-        worker = DecodeWorker(paths: paths, spec: spec, carried: previous?.worker.carry()) {
-            var one: UInt64 = 1
-            if fd >= 0 { _ = write(fd, &one, 8) }
+        do { ready = try EventCounter() } catch {
+            Log.error("\(error); finished decodes show on the next frame")
+            ready = nil
         }
+        worker = DecodeWorker(paths: paths, spec: spec, carried: previous?.worker.carry()) { [ready] in ready?.signal() }
         worker.start()
     }
 
@@ -58,10 +56,11 @@ final class ImageStore: CardSource, @unchecked Sendable {
                   cacheMB: shell.cacheMB, replacing: previous)
     }
 
-    deinit {
-        worker.stop()
-        if readyFD >= 0 { close(readyFD) }
-    }
+    /// Returns at once: a decode in flight finishes on the worker and is dropped.
+    deinit { worker.stop() }
+
+    /// Readable when decodes finished; poll it and call `drainReady()`. -1 without an eventfd.
+    var readyFD: Int32 { ready?.fd ?? -1 }
 
     func cards(for layout: FrameLayout) -> [Int: Card] {
         let spec = spec(for: layout)
@@ -72,8 +71,7 @@ final class ImageStore: CardSource, @unchecked Sendable {
 
     /// Clears `readyFD` and says which indices finished (ready or failed) since the last call.
     func drainReady() -> Update {
-        var count: UInt64 = 0
-        if readyFD >= 0 { _ = read(readyFD, &count, 8) }
+        ready?.drain()
         return worker.takeUpdate()
     }
 

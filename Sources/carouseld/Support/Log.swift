@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 import Synchronization
 
 /// journald-friendly logging: one line per event on stderr, with the syslog priority
@@ -82,16 +83,9 @@ func escapedFileName(_ bytes: [UInt8]) -> String {
     return out
 }
 
-/// Whole writes to stderr (fd 2), retried on EINTR and short writes.
+/// Whole writes to stderr (fd 2): swift-system retries EINTR and short writes.
 enum StandardError {
     static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
-            }
-        }
+        _ = try? FileDescriptor.standardError.writeAll(text.utf8)
     }
 }

@@ -1,0 +1,59 @@
+import Glibc
+import SystemPackage
+
+/// A regular file opened for reading, with its size. The open does not block (a FIFO under a
+/// picture's or the config's name cannot hang the event loop) and anything but a regular file
+/// is refused before a byte is read. Closed when the value goes away.
+struct RegularFile: ~Copyable {
+    enum OpenFailure: Error, Equatable {
+        case missing
+        case notRegularFile
+        case system(Errno)
+    }
+
+    let size: Int
+    private let owned: OwnedDescriptor
+
+    init(_ path: String) throws(OpenFailure) {
+        let owned: OwnedDescriptor
+        do {
+            owned = OwnedDescriptor(try FileDescriptor.open(FilePath(path), .readOnly,
+                                                            options: [.closeOnExec, .nonBlocking]))
+        } catch {
+            let errno = error as? Errno ?? .ioError
+            throw errno == .noSuchFileOrDirectory || errno == .notDirectory ? .missing : .system(errno)
+        }
+        var info = stat()
+        guard fstat(owned.rawValue, &info) == 0 else { throw .system(Errno(rawValue: Glibc.errno)) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile }
+        size = Int(info.st_size)
+        self.owned = owned
+    }
+
+    /// Fills `buffer` from `offset` on, stopping early only at the end of the file (it may have
+    /// shrunk meanwhile). Returns how many bytes came; EINTR is retried.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Errno) -> Int {
+        var count = 0
+        while count < buffer.count {
+            let got: Int
+            do {
+                got = try owned.descriptor.read(fromAbsoluteOffset: Int64(offset + count),
+                                                into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]),
+                                                retryOnInterrupt: true)
+            } catch {
+                throw error as? Errno ?? .ioError
+            }
+            if got == 0 { break }
+            count += got
+        }
+        return count
+    }
+
+    /// `read(into:at:)` for the bytes of `array` from `start` on, at the same file offset.
+    func read(into array: inout [UInt8], from start: Int) throws(Errno) -> Int {
+        let result = array.withUnsafeMutableBytes { buffer in
+            Result { () throws(Errno) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]), at: start) }
+        }
+        return try result.get()
+    }
+}
