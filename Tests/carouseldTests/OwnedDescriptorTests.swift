@@ -65,4 +65,32 @@ final class OwnedDescriptorTests: XCTestCase {
         XCTAssertEqual(try file.read(into: &bytes, from: 2), 3, "to the end of the file, at the same offset")
         XCTAssertEqual(Array(bytes[2..<5]), Array("llo".utf8))
     }
+
+    /// libdrm, libudev and libinput objects: freed once when their handle goes, never for NULL.
+    func testCHandleReleasesOnceAndNeverNull() {
+        var released: [Int] = []
+        let box = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        defer { box.deallocate() }
+        box.pointee = 7
+        do {
+            guard let handle = CHandle(box, release: { released.append($0.pointee) }) else { return XCTFail("not nil") }
+            XCTAssertEqual(handle.pointer.pointee, 7)
+            XCTAssertEqual(released, [], "alive while in scope")
+        }
+        XCTAssertEqual(released, [7])
+        let none: UnsafeMutablePointer<Int>? = nil
+        if CHandle(none, release: { released.append($0.pointee) }) != nil { XCTFail("NULL gives no handle") }
+        XCTAssertEqual(released, [7], "NULL is never released")
+    }
+
+    /// A real libudev object through its handle, as the display's hotplug monitor holds it.
+    func testUdevMonitorOpensAndClosesItsSocket() throws {
+        var fd: Int32 = -1
+        do {
+            guard let monitor = UdevMonitor(subsystems: ["drm"]) else { throw XCTSkip("no netlink socket here") }
+            fd = monitor.fd
+            XCTAssertTrue(isOpen(fd))
+        }
+        XCTAssertFalse(isOpen(fd), "udev_monitor_unref closed the netlink socket")
+    }
 }

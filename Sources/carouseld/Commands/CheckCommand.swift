@@ -25,7 +25,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let mode = DisplayMode(parsing: size)!
+        guard let mode = DisplayMode(parsing: size) else { throw ValidationError("--size \(size) is not WIDTHxHEIGHT") }
         let report = ConfigCheck.run(directory: config, screen: Size(width: Double(mode.width), height: Double(mode.height)))
         for warning in report.warnings { printError("carouseld: warning: \(warning)") }
         for error in report.errors { printError("carouseld: error: \(error)") }

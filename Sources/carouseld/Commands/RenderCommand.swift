@@ -49,7 +49,7 @@ struct RenderCommand: ParsableCommand {
             throw ExitCode.failure
         }
         for warning in loaded.warnings { Log.warning(warning) }
-        let mode = DisplayMode(parsing: size)!
+        guard let mode = DisplayMode(parsing: size) else { throw ValidationError("--size \(size) is not WIDTHxHEIGHT") }
         let usable = Set(OfflineRenderer.usablePaths(loaded.playlist.map(\.path),
                                                      maxPixels: loaded.shell.maxImagePixels, source: loaded.mediaDirectory))
         let items = loaded.playlist.filter { usable.contains($0.path) }

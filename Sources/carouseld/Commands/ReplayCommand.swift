@@ -41,7 +41,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let mode = DisplayMode(parsing: size)!
+        guard let mode = DisplayMode(parsing: size) else { throw ValidationError("--size \(size) is not WIDTHxHEIGHT") }
         let screen = Size(width: Double(mode.width), height: Double(mode.height))
         var settings = CarouselConfig()
         var shell = ShellSettings()

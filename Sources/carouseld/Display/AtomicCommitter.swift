@@ -26,14 +26,13 @@ final class AtomicCommitter: ModesetCommitter {
     init(card: DrmCard, target: ScanoutTarget) throws(DisplayError) {
         self.card = card
         let fd = card.fd
-        guard let planes = drmModeGetPlaneResources(fd) else { throw .unsupported("no plane resources") }
-        defer { drmModeFreePlaneResources(planes) }
+        guard let planeResources = DrmObjects.planeResources(fd) else { throw .unsupported("no plane resources") }
         var primary: (UInt32, DrmProperties)?
-        for i in 0..<Int(planes.pointee.count_planes) where primary == nil {
-            let id = planes.pointee.planes[i]
-            guard let p = drmModeGetPlane(fd, id) else { continue }
-            let usable = p.pointee.possible_crtcs & (1 << UInt32(target.crtcIndex)) != 0
-            drmModeFreePlane(p)
+        // Read through the handle each time: the plane list lives exactly as long as it does.
+        for i in 0..<Int(planeResources.pointer.pointee.count_planes) where primary == nil {
+            let id = planeResources.pointer.pointee.planes[i]
+            guard let possible = DrmObjects.plane(fd, id)?.pointer.pointee.possible_crtcs else { continue }
+            let usable = possible & (1 << UInt32(target.crtcIndex)) != 0
             let props = DrmProperties(fd: fd, objectID: id, objectType: UInt32(DRM_MODE_OBJECT_PLANE))
             if usable, props["type"]?.value == UInt64(DRM_PLANE_TYPE_PRIMARY) { primary = (id, props) }
         }
@@ -58,20 +57,18 @@ final class AtomicCommitter: ModesetCommitter {
         if degrees == 0 { return true }
         guard let value = rotationValue(degrees) else { return false }
         // The property can list a value the hardware refuses for this format: ask the kernel.
-        guard let req = drmModeAtomicAlloc() else { return false }
-        defer { drmModeAtomicFree(req) }
-        guard (try? fill(req, target: target, buffer: buffer, rotation: value, modeset: true)) != nil else { return false }
+        guard let request = DrmObjects.atomicRequest() else { return false }
+        guard (try? fill(request.pointer, target: target, buffer: buffer, rotation: value, modeset: true)) != nil else { return false }
         let flags = cdrm_mode_atomic_test_only() | cdrm_mode_atomic_allow_modeset()
-        return drmModeAtomicCommit(fd, req, flags, nil) == 0
+        return drmModeAtomicCommit(fd, request.pointer, flags, nil) == 0
     }
 
     func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int,
                  userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
-        guard let req = drmModeAtomicAlloc() else { throw .unsupported("drmModeAtomicAlloc failed") }
-        defer { drmModeAtomicFree(req) }
-        try fill(req, target: target, buffer: buffer, rotation: rotationValue(rotation), modeset: true)
+        guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
+        try fill(request.pointer, target: target, buffer: buffer, rotation: rotationValue(rotation), modeset: true)
         let flags = cdrm_mode_atomic_allow_modeset() | cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
-        guard drmModeAtomicCommit(fd, req, flags, userData) == 0 else {
+        guard drmModeAtomicCommit(fd, request.pointer, flags, userData) == 0 else {
             throw .system(call: "atomic modeset \(target.mode.label)", errno: Glibc.errno, path: target.connectorName)
         }
         rotated = rotation != 0
@@ -79,11 +76,10 @@ final class AtomicCommitter: ModesetCommitter {
     }
 
     func flip(_ target: ScanoutTarget, buffer: DumbBuffer, userData: UnsafeMutableRawPointer?) throws(DisplayError) {
-        guard let req = drmModeAtomicAlloc() else { throw .unsupported("drmModeAtomicAlloc failed") }
-        defer { drmModeAtomicFree(req) }
-        try add(req, planeID, ids.fb, UInt64(buffer.framebufferID))
+        guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
+        try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID))
         let flags = cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
-        guard drmModeAtomicCommit(fd, req, flags, userData) == 0 else {
+        guard drmModeAtomicCommit(fd, request.pointer, flags, userData) == 0 else {
             throw .system(call: "atomic page flip", errno: Glibc.errno, path: target.connectorName)
         }
     }

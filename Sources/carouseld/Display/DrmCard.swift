@@ -59,9 +59,8 @@ final class DrmCard {
 
     /// The driver name, e.g. "bochs-drm".
     var driverName: String {
-        guard let version = drmGetVersion(fd) else { return "unknown" }
-        defer { drmFreeVersion(version) }
-        return version.pointee.name.map { String(cString: $0) } ?? "unknown"
+        guard let version = DrmObjects.version(fd) else { return "unknown" }
+        return version.pointer.pointee.name.map { String(cString: $0) } ?? "unknown"
     }
 
     /// Primary (card) nodes of every DRM device, found with drmGetDevices2 (which reads sysfs,

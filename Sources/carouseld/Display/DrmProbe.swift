@@ -58,38 +58,33 @@ struct DrmResources {
     /// Reads resources and every connector of `fd`. Connector probing may light up outputs
     /// briefly on some hardware, as with any KMS client.
     init(fd: Int32) throws(DisplayError) {
-        guard let res = drmModeGetResources(fd) else {
+        guard let res = DrmObjects.resources(fd) else {
             throw .unsupported("drmModeGetResources failed: not a KMS device")
         }
-        defer { drmModeFreeResources(res) }
-        let r = res.pointee
-        crtcIDs = (0..<Int(r.count_crtcs)).map { r.crtcs[$0] }
-        connectors = (0..<Int(r.count_connectors)).compactMap { i in
-            guard let c = drmModeGetConnector(fd, r.connectors[i]) else { return nil }
-            defer { drmModeFreeConnector(c) }
-            return ConnectorInfo(c.pointee)
+        // Read through the handle each time: the id arrays live exactly as long as it does.
+        crtcIDs = []
+        for i in 0..<Int(res.pointer.pointee.count_crtcs) { crtcIDs.append(res.pointer.pointee.crtcs[i]) }
+        connectors = []
+        for i in 0..<Int(res.pointer.pointee.count_connectors) {
+            if let c = DrmObjects.connector(fd, res.pointer.pointee.connectors[i]) { connectors.append(ConnectorInfo(c.pointer.pointee)) }
         }
     }
 
-    /// The CRTC for `connector`: the one its current encoder drives, else the first free one
-    /// any of its encoders can drive.
     /// The CRTC to drive `connector`: the one already driving it, else the first its encoders
     /// may use (`possible_crtcs`) that no other connector is using (that would steal the
     /// other screen's picture).
     func crtc(for connector: ConnectorInfo, fd: Int32) -> (id: UInt32, index: Int)? {
         func index(of crtc: UInt32) -> (UInt32, Int)? { crtcIDs.firstIndex(of: crtc).map { (crtc, $0) } }
         func crtcOfEncoder(_ id: UInt32) -> UInt32? {
-            guard id != 0, let enc = drmModeGetEncoder(fd, id) else { return nil }
-            defer { drmModeFreeEncoder(enc) }
-            return enc.pointee.crtc_id == 0 ? nil : enc.pointee.crtc_id
+            guard id != 0, let enc = DrmObjects.encoder(fd, id) else { return nil }
+            let crtc = enc.pointer.pointee.crtc_id
+            return crtc == 0 ? nil : crtc
         }
         if let current = crtcOfEncoder(connector.encoderID), let found = index(of: current) { return found }
         let busy = Set(connectors.filter { $0.id != connector.id }.compactMap { crtcOfEncoder($0.encoderID) })
         for encoderID in connector.encoderIDs {
-            guard let enc = drmModeGetEncoder(fd, encoderID) else { continue }
-            defer { drmModeFreeEncoder(enc) }
-            for (i, crtc) in crtcIDs.enumerated()
-            where enc.pointee.possible_crtcs & (1 << UInt32(i)) != 0 && !busy.contains(crtc) {
+            guard let possible = DrmObjects.encoder(fd, encoderID)?.pointer.pointee.possible_crtcs else { continue }
+            for (i, crtc) in crtcIDs.enumerated() where possible & (1 << UInt32(i)) != 0 && !busy.contains(crtc) {
                 return (crtc, i)
             }
         }

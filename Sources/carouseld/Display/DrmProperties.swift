@@ -12,19 +12,18 @@ struct DrmProperties {
     private var byName: [String: Property] = [:]
 
     init(fd: Int32, objectID: UInt32, objectType: UInt32) {
-        guard let props = drmModeObjectGetProperties(fd, objectID, objectType) else { return }
-        defer { drmModeFreeObjectProperties(props) }
-        for i in 0..<Int(props.pointee.count_props) {
-            guard let prop = drmModeGetProperty(fd, props.pointee.props[i]) else { continue }
-            defer { drmModeFreeProperty(prop) }
-            let name = withUnsafeBytes(of: prop.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        // Read through the handles each time: the arrays live exactly as long as they do.
+        guard let props = DrmObjects.objectProperties(fd, objectID, objectType) else { return }
+        for i in 0..<Int(props.pointer.pointee.count_props) {
+            guard let prop = DrmObjects.property(fd, props.pointer.pointee.props[i]) else { continue }
+            let name = withUnsafeBytes(of: prop.pointer.pointee.name) { string(fromCArray: $0) }
             var enums: [String: UInt64] = [:]
-            for e in 0..<Int(prop.pointee.count_enums) {
-                let entry = prop.pointee.enums[e]
-                let enumName = withUnsafeBytes(of: entry.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            for e in 0..<Int(prop.pointer.pointee.count_enums) {
+                let entry = prop.pointer.pointee.enums[e]
+                let enumName = withUnsafeBytes(of: entry.name) { string(fromCArray: $0) }
                 enums[enumName] = entry.value
             }
-            byName[name] = Property(id: prop.pointee.prop_id, value: props.pointee.prop_values[i], enums: enums)
+            byName[name] = Property(id: prop.pointer.pointee.prop_id, value: props.pointer.pointee.prop_values[i], enums: enums)
         }
     }
 

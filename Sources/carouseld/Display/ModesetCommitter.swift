@@ -22,11 +22,10 @@ struct SavedCrtc {
 
     /// Reads the CRTC's current state (drmModeGetCrtc); nil if it cannot be read.
     init?(fd: Int32, crtcID: UInt32, connectorID: UInt32) {
-        guard let crtc = drmModeGetCrtc(fd, crtcID) else { return nil }
-        defer { drmModeFreeCrtc(crtc) }
+        guard let crtc = DrmObjects.crtc(fd, crtcID)?.pointer.pointee else { return nil }
         self.crtcID = crtcID; self.connectorID = connectorID
-        framebufferID = crtc.pointee.buffer_id; x = crtc.pointee.x; y = crtc.pointee.y
-        mode = crtc.pointee.mode_valid != 0 ? crtc.pointee.mode : nil
+        framebufferID = crtc.buffer_id; x = crtc.x; y = crtc.y
+        mode = crtc.mode_valid != 0 ? crtc.mode : nil
     }
 
     /// Puts the saved framebuffer and mode back with the legacy SetCrtc, which atomic drivers

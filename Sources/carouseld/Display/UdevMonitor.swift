@@ -12,33 +12,29 @@ final class UdevMonitor {
         var hotplug = false
     }
 
-    private let udev: OpaquePointer
-    private let monitor: OpaquePointer
-    var fd: Int32 { udev_monitor_get_fd(monitor) }
+    /// The udev context, kept for as long as the monitor made from it.
+    private let udev: CHandle<OpaquePointer>
+    private let monitor: CHandle<OpaquePointer>
+    var fd: Int32 { udev_monitor_get_fd(monitor.pointer) }
 
     init?(subsystems: [String]) {
-        guard let udev = udev_new() else { return nil }
-        guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else { udev_unref(udev); return nil }
-        for subsystem in subsystems { udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil) }
-        guard udev_monitor_enable_receiving(monitor) == 0 else {
-            udev_monitor_unref(monitor); udev_unref(udev); return nil
-        }
-        self.udev = udev; self.monitor = monitor
-    }
-
-    deinit {
-        udev_monitor_unref(monitor)
-        udev_unref(udev)
+        guard let udev = CHandle(udev_new(), release: { _ = udev_unref($0) }),
+              let monitor = CHandle(udev_monitor_new_from_netlink(udev.pointer, "udev"), release: { _ = udev_monitor_unref($0) })
+        else { return nil }
+        for subsystem in subsystems { udev_monitor_filter_add_match_subsystem_devtype(monitor.pointer, subsystem, nil) }
+        guard udev_monitor_enable_receiving(monitor.pointer) == 0 else { return nil }
+        self.udev = udev
+        self.monitor = monitor
     }
 
     /// The pending events.
     func drain() -> [Event] {
         var events: [Event] = []
-        while let device = udev_monitor_receive_device(monitor) {
-            events.append(Event(action: udev_device_get_action(device).map { String(cString: $0) } ?? "",
-                                devnode: udev_device_get_devnode(device).map { String(cString: $0) },
-                                hotplug: udev_device_get_property_value(device, "HOTPLUG").map { String(cString: $0) } == "1"))
-            udev_device_unref(device)
+        while let device = CHandle(udev_monitor_receive_device(monitor.pointer), release: { _ = udev_device_unref($0) }) {
+            events.append(Event(action: udev_device_get_action(device.pointer).map { String(cString: $0) } ?? "",
+                                devnode: udev_device_get_devnode(device.pointer).map { String(cString: $0) },
+                                hotplug: udev_device_get_property_value(device.pointer, "HOTPLUG")
+                                    .map { String(cString: $0) } == "1"))
         }
         return events
     }

@@ -15,43 +15,47 @@ struct InputError: Error, CustomStringConvertible {
 final class InputSource {
     /// libinput's epoll fd: readable when `dispatch()` has work.
     let fd: Int32
-    private let udev: OpaquePointer
-    private let libinput: OpaquePointer
-    /// libinput keeps the interface pointer for its whole life, so it lives on the heap with it.
-    private let interface: UnsafeMutablePointer<libinput_interface>
-    private let opener: Unmanaged<DeviceOpener>
+    private let libinput: CHandle<OpaquePointer>
     private var translator: InputTranslator
     /// The size libinput transforms touch positions to.
     private var panel: Size { translator.mapping.panel }
 
     /// `screen` is the logical screen (the engine's viewport); `settings.rotation` maps the panel onto it.
     init(settings: ShellSettings, screen: Size) throws {
-        guard let udev = udev_new() else { throw InputError(description: "input: udev_new failed") }
-        let interface = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
-        interface.initialize(to: DeviceOpener.interface)
-        let opener = Unmanaged.passRetained(DeviceOpener())
-        guard let libinput = libinput_udev_create_context(interface, opener.toOpaque(), udev) else {
-            opener.release(); interface.deallocate(); udev_unref(udev)
+        // libinput takes its own reference on the udev context: ours goes at the end of init.
+        guard let udev = CHandle(udev_new(), release: { _ = udev_unref($0) }) else {
+            throw InputError(description: "input: udev_new failed")
+        }
+        guard let libinput = Self.makeContext(udev: udev.pointer) else {
             throw InputError(description: "input: libinput_udev_create_context failed")
         }
-        libinput_log_set_handler(libinput, libinputLogHandler)
-        if libinput_udev_assign_seat(libinput, settings.seat) != 0 {
-            libinput_unref(libinput); opener.release(); interface.deallocate(); udev_unref(udev)
+        libinput_log_set_handler(libinput.pointer, libinputLogHandler)
+        if libinput_udev_assign_seat(libinput.pointer, settings.seat) != 0 {
             throw InputError(description: "input: cannot assign seat \"\(settings.seat)\" (is systemd-udevd running?)")
         }
-        self.udev = udev; self.libinput = libinput; self.interface = interface; self.opener = opener
-        fd = libinput_get_fd(libinput)
+        fd = libinput_get_fd(libinput.pointer)
+        self.libinput = libinput
         translator = InputTranslator(settings: settings, screen: screen)
         // Assigning the seat queued one DEVICE_ADDED per device already present.
         _ = dispatch()
         translator.startupFinished()
     }
 
-    deinit {
-        libinput_unref(libinput)
-        udev_unref(udev)
-        opener.release()
-        interface.deallocate()
+    /// A libinput context whose device opener and interface live exactly as long as it does:
+    /// libinput calls back into them until (and while) it is unreferenced.
+    private static func makeContext(udev: OpaquePointer) -> CHandle<OpaquePointer>? {
+        let interface = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
+        interface.initialize(to: DeviceOpener.interface)
+        let opener = Unmanaged.passRetained(DeviceOpener())
+        guard let context = libinput_udev_create_context(interface, opener.toOpaque(), udev) else {
+            opener.release(); interface.deallocate()
+            return nil
+        }
+        return CHandle(context) { context in
+            libinput_unref(context)
+            opener.release()
+            interface.deallocate()
+        }
     }
 
     /// After a config reload or a mode change: rotation, screen size and the touch/keyboard/pointer
@@ -62,12 +66,11 @@ final class InputSource {
 
     /// Reads everything libinput has and returns what the engine must do, in order.
     func dispatch() -> [InputAction] {
-        let rc = libinput_dispatch(libinput)
+        let rc = libinput_dispatch(libinput.pointer)
         if rc < 0 { Log.warning("input: libinput_dispatch: \(describe(errno: -rc))") }
         var batch: [DeviceEvent] = []
-        while let event = libinput_get_event(libinput) {
-            if let deviceEvent = LibinputEvents.read(event, panel: panel) { batch.append(deviceEvent) }
-            libinput_event_destroy(event)
+        while let event = CHandle(libinput_get_event(libinput.pointer), release: libinput_event_destroy) {
+            if let deviceEvent = LibinputEvents.read(event.pointer, panel: panel) { batch.append(deviceEvent) }
         }
         return translator.translate(batch)
     }

@@ -22,8 +22,9 @@ enum JPEGDecoder {
 
     static func header(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> ImageHeader {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
+        guard let base = bytes.baseAddress else { throw .empty }
         try withDecompressor { (handle) throws(ImageError) in
-            guard tjDecompressHeader3(handle, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            guard tjDecompressHeader3(handle, base.assumingMemoryBound(to: UInt8.self),
                                       UInt(bytes.count), &width, &height, &subsampling, &colourspace) == 0 else {
                 throw classify(message(handle), bytes)
             }
@@ -42,9 +43,10 @@ enum JPEGDecoder {
         guard let image = PixelImage(width: width, height: height, format: PIXMAN_a8r8g8b8) else {
             throw .outOfMemory(width: width, height: height)
         }
+        guard let base = bytes.baseAddress else { throw .empty }
         try withDecompressor { (handle) throws(ImageError) in
             // BGRA in memory is pixman's a8r8g8b8 on little-endian machines.
-            let result = tjDecompress2(handle, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            let result = tjDecompress2(handle, base.assumingMemoryBound(to: UInt8.self),
                                        UInt(bytes.count), image.base.assumingMemoryBound(to: UInt8.self),
                                        Int32(width), Int32(image.stride), Int32(height),
                                        Int32(TJPF_BGRA.rawValue), 0)

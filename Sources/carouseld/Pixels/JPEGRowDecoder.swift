@@ -21,12 +21,14 @@ final class JPEGRowDecoder {
         var message = [CChar](repeating: 0, count: 200)
         var unsupported: Int32 = 0
         let decoder = file.withUnsafeBytes { raw in
-            cjs_open(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, Int32(scale.num),
-                     Int32(scale.denom), &message, message.count, &unsupported)
+            raw.baseAddress.flatMap {
+                cjs_open($0.assumingMemoryBound(to: UInt8.self), raw.count, Int32(scale.num),
+                         Int32(scale.denom), &message, message.count, &unsupported)
+            }
         }
         guard let decoder else {
             if unsupported != 0 { return nil }
-            throw JPEGDecoder.classify(message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, file)
+            throw JPEGDecoder.classify(message.withUnsafeBytes { string(fromCArray: $0) }, file)
         }
         return JPEGRowDecoder(decoder: decoder, file: file, orientation: header.orientation)
     }

@@ -35,7 +35,7 @@ enum PNGDecoder {
     }
 
     private static func message(of image: inout png_image) -> String {
-        withUnsafeBytes(of: &image.message) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+        withUnsafeBytes(of: &image.message) { string(fromCArray: $0) }
     }
 
     private static func classify(_ message: String) -> ImageError {

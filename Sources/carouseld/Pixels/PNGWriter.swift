@@ -25,9 +25,7 @@ enum PNGWriter {
         image.format = UInt32(PNG_FORMAT_BGR) // r8g8b8 is B,G,R in memory on little-endian machines
         let ok = png_image_write_to_file(&image, path, 0, packed.base, Int32(packed.stride), nil)
         if ok == 0 {
-            let reason = withUnsafeBytes(of: &image.message) {
-                String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
+            let reason = withUnsafeBytes(of: &image.message) { string(fromCArray: $0) }
             png_image_free(&image)
             throw Failure(path: path, reason: reason)
         }

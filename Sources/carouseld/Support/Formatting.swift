@@ -21,3 +21,9 @@ extension StringProtocol {
         String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }
+
+/// A NUL-terminated C string in a fixed-size char array (libpng's message, libdrm's names):
+/// up to the first NUL, or the whole array when there is none.
+func string(fromCArray bytes: UnsafeRawBufferPointer) -> String {
+    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+}
