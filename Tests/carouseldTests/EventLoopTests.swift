@@ -24,8 +24,8 @@ final class EventLoopTests: XCTestCase {
         let a = try makeEventFD(), b = try makeEventFD()
         defer { close(a); close(b) }
         var calls: [String] = []
-        try loop.add(fd: a) { calls.append("a"); self.drain(a) }
-        try loop.add(fd: b) { calls.append("b"); self.drain(b) }
+        try loop.add(fd: a, name: "test") { calls.append("a"); self.drain(a) }
+        try loop.add(fd: b, name: "test") { calls.append("b"); self.drain(b) }
         signal(b)
         XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 1000), 1)
         XCTAssertEqual(calls, ["b"])
@@ -33,12 +33,32 @@ final class EventLoopTests: XCTestCase {
         XCTAssertEqual(calls, ["b"])
     }
 
+    /// A hitch while animating is logged with the handler that held the loop, by name.
+    func testAStallNamesTheSlowestHandler() throws {
+        var logged: [String] = []
+        Log.sink = { _, line in logged.append(line) }
+        defer { Log.sink = nil }
+        let loop = try EventLoop()
+        loop.isAnimating = { true }
+        let fast = try makeEventFD(), slow = try makeEventFD()
+        defer { close(fast); close(slow) }
+        try loop.add(fd: fast, name: "quick one") { self.drain(fast) }
+        try loop.add(fd: slow, name: "slow decoder") { self.drain(slow); usleep(150_000) }
+        signal(fast); signal(slow)
+        try loop.runOnce(timeoutMilliseconds: 1000)
+        signal(fast)
+        try loop.runOnce(timeoutMilliseconds: 1000)
+        let stall = try XCTUnwrap(logged.first { $0.hasPrefix("loop stalled") }, "\(logged)")
+        XCTAssertTrue(stall.contains("in slow decoder"), stall)
+        XCTAssertGreaterThanOrEqual(loop.takeLongestAnimatingGap(), 0.15)
+    }
+
     func testARemovedDescriptorIsNoLongerWatched() throws {
         let loop = try EventLoop()
         let fd = try makeEventFD()
         defer { close(fd) }
         var calls = 0
-        try loop.add(fd: fd) { calls += 1 }
+        try loop.add(fd: fd, name: "test") { calls += 1 }
         loop.remove(fd: fd)
         signal(fd)
         XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 0), 0)
@@ -50,7 +70,7 @@ final class EventLoopTests: XCTestCase {
         let fd = try makeEventFD()
         defer { close(fd) }
         var order: [String] = []
-        try loop.add(fd: fd) {
+        try loop.add(fd: fd, name: "test") {
             self.drain(fd)
             loop.post { order.append("posted") }
             order.append("handler")
@@ -68,7 +88,7 @@ final class EventLoopTests: XCTestCase {
         let loop = try EventLoop()
         let fd = try makeEventFD()
         defer { close(fd) }
-        try loop.add(fd: fd) { self.drain(fd); loop.stop() }
+        try loop.add(fd: fd, name: "test") { self.drain(fd); loop.stop() }
         signal(fd)
         try loop.run()
         XCTAssertGreaterThanOrEqual(loop.wakeups, 1)
@@ -78,7 +98,7 @@ final class EventLoopTests: XCTestCase {
         let loop = try EventLoop()
         let timer = try DeadlineTimer()
         var firedAt: Double?
-        try loop.add(fd: timer.fd) { if timer.acknowledge() { firedAt = MonotonicClock.now() } }
+        try loop.add(fd: timer.fd, name: "test") { if timer.acknowledge() { firedAt = MonotonicClock.now() } }
         let deadline = MonotonicClock.now() + 0.05
         try timer.arm(at: deadline)
         XCTAssertEqual(timer.deadline, deadline)
@@ -91,7 +111,7 @@ final class EventLoopTests: XCTestCase {
         let loop = try EventLoop()
         let timer = try DeadlineTimer()
         var fired = false
-        try loop.add(fd: timer.fd) { fired = timer.acknowledge() }
+        try loop.add(fd: timer.fd, name: "test") { fired = timer.acknowledge() }
         try timer.arm(at: MonotonicClock.now() + 0.02)
         try timer.arm(at: nil)
         try loop.runOnce(timeoutMilliseconds: 60)
@@ -102,7 +122,7 @@ final class EventLoopTests: XCTestCase {
         let loop = try EventLoop()
         let timer = try DeadlineTimer()
         var fired = false
-        try loop.add(fd: timer.fd) { fired = timer.acknowledge() }
+        try loop.add(fd: timer.fd, name: "test") { fired = timer.acknowledge() }
         try timer.arm(at: MonotonicClock.now() - 10)
         try loop.runOnce(timeoutMilliseconds: 1000)
         XCTAssertTrue(fired)
@@ -112,7 +132,7 @@ final class EventLoopTests: XCTestCase {
         let loop = try EventLoop()
         let signals = try SignalSource(signals: [SIGUSR1])
         var received: [Int32] = []
-        try loop.add(fd: signals.fd) { received += signals.drain() }
+        try loop.add(fd: signals.fd, name: "test") { received += signals.drain() }
         // Thread-directed: other test threads do not block SIGUSR1 and would die of it.
         pthread_kill(pthread_self(), SIGUSR1)
         try loop.runOnce(timeoutMilliseconds: 1000)
@@ -125,8 +145,8 @@ final class EventLoopTests: XCTestCase {
         defer { close(a); close(b) }
         var ran: [String] = []
         let stopper = { ran.append("stop"); loop.post { ran.append("posted") }; loop.stop() }
-        try loop.add(fd: a) { self.drain(a); stopper() }
-        try loop.add(fd: b) { self.drain(b); stopper() }
+        try loop.add(fd: a, name: "test") { self.drain(a); stopper() }
+        try loop.add(fd: b, name: "test") { self.drain(b); stopper() }
         signal(a); signal(b)
         try loop.run()
         XCTAssertEqual(ran, ["stop"], "a second ready handler or posted work ran after stop()")

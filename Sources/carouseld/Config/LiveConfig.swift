@@ -23,8 +23,8 @@ protocol ReloadTarget: AnyObject {
 /// eventfd and the retry while the strip moves, and never waits on file I/O.
 ///
 /// Wiring in the daemon:
-///   loop.add(fd: live.fd) { live.handleReadable(now: MonotonicClock.now()) }
-///   loop.add(fd: live.loadFD) { live.handleLoaded() }
+///   loop.add(fd: live.fd, name: …) { live.handleReadable(now: MonotonicClock.now()) }
+///   loop.add(fd: live.loadFD, name: …) { live.handleLoaded() }
 ///   on SIGHUP:            live.requestReload()
 ///   when due:             live.reloadIfDue(into: target, now: now)
 ///   sleep no longer than: live.nextDeadline

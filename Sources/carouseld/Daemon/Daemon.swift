@@ -39,7 +39,7 @@ final class Daemon {
     init(engine: CarouselEngine, output: DisplayOutput, renderer: FrameRenderer, loop: EventLoop) throws {
         self.engine = engine; self.output = output; self.renderer = renderer; self.loop = loop
         timer = try DeadlineTimer()
-        try loop.add(fd: timer.fd) { [unowned self] in
+        try loop.add(fd: timer.fd, name: "frame and wakeup timer") { [unowned self] in
             if timer.acknowledge() { tick(now: MonotonicClock.now()) }
         }
         output.onPresented = { [unowned self] time in presented(at: time) }

@@ -134,14 +134,14 @@ final class DaemonRunner {
         daemon.onResize = { [unowned self] size in
             input?.reconfigure(settings: Self.inputSettings(live.current.shell, rotation: displayRotation), screen: size)
         }
-        try loop.add(fd: signals.fd) { [unowned self] in
+        try loop.add(fd: signals.fd, name: "signals") { [unowned self] in
             for signal in signals.drain() { handle(signal: signal) }
         }
-        try loop.add(fd: live.fd) { [unowned self] in
+        try loop.add(fd: live.fd, name: "config inotify") { [unowned self] in
             live.handleReadable(now: MonotonicClock.now())
             daemon.wake()
         }
-        try loop.add(fd: live.loadFD) { [unowned self] in
+        try loop.add(fd: live.loadFD, name: "config load finished") { [unowned self] in
             live.handleLoaded()
             daemon.wake()
         }
@@ -158,7 +158,7 @@ final class DaemonRunner {
     private func watchStore() throws {
         let store = renderer.store
         guard store.readyFD >= 0 else { return }
-        try loop.add(fd: store.readyFD) { [unowned self] in
+        try loop.add(fd: store.readyFD, name: "cards decoded") { [unowned self] in
             let update = store.drainReady()
             let visible = Set(daemon.engine.layout().cards.map(\.index))
             Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
@@ -175,7 +175,7 @@ final class DaemonRunner {
         do {
             let opening = try BackgroundTask<Result<InputSource, Error>>(name: "carouseld-input")
             inputOpening = opening
-            try loop.add(fd: opening.fd) { [unowned self] in
+            try loop.add(fd: opening.fd, name: "input devices opened") { [unowned self] in
                 guard let opened = opening.take() else { return }
                 loop.remove(fd: opening.fd)
                 inputOpening = nil
@@ -197,7 +197,7 @@ final class DaemonRunner {
         source.reconfigure(settings: Self.inputSettings(live.current.shell, rotation: displayRotation),
                            screen: display.size ?? daemon.engine.viewport)
         do {
-            try loop.add(fd: source.fd) { [unowned self] in
+            try loop.add(fd: source.fd, name: "libinput") { [unowned self] in
                 for action in source.dispatch() { daemon.updateEngine { $0.apply(action) } }
             }
         } catch {

@@ -11,7 +11,7 @@ final class EventLoop {
     typealias Handler = () -> Void
 
     private let epoll: OwnedDescriptor
-    private var handlers: [Int32: Handler] = [:]
+    private var handlers: [Int32: (name: String, run: Handler)] = [:]
     private var posted: [Handler] = []
     private var stopped = false
     /// How many times epoll_wait returned: the loop's wakeups, for idle measurements.
@@ -22,21 +22,22 @@ final class EventLoop {
     /// because a handler held the loop (the soak test's "loop stall").
     private(set) var longestAnimatingGap = 0.0
     private var lastAnimatingWake: Double?
-    /// How long the handlers of the previous wakeup ran.
+    /// How long the handlers of the previous wakeup ran, and which of them ran longest.
     private var lastTurnBusy = 0.0
+    private var lastTurnSlowest: (name: String, seconds: Double)?
 
     init() throws {
         epoll = try OwnedDescriptor("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
     }
 
     /// Calls `handler` whenever `fd` is readable. The caller keeps owning (and closing) `fd`,
-    /// and must `remove(fd:)` it before closing it.
-    func add(fd: Int32, handler: @escaping Handler) throws {
+    /// and must `remove(fd:)` it before closing it. `name` ("DRM events") is for the stall log.
+    func add(fd: Int32, name: String, handler: @escaping Handler) throws {
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.fd = fd
         try syscall("epoll_ctl(ADD)") { epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, fd, &event) }
-        handlers[fd] = handler
+        handlers[fd] = (name, handler)
     }
 
     /// Stops watching `fd`; unknown descriptors are ignored.
@@ -80,20 +81,31 @@ final class EventLoop {
             // A tenth of a second without a frame is a visible hitch: say so, and whether the loop
             // was busy (a handler) or asleep (nothing woke it, or no CPU was given to it).
             if woke - last > 0.1 {
-                Log.notice(formatted("loop stalled %.0f ms while animating (busy %.0f ms, asleep %.0f ms; ready fds: ",
-                                     (woke - last) * 1000, lastTurnBusy * 1000, (woke - last - lastTurnBusy) * 1000)
-                           + events.prefix(Int(count)).map { String($0.data.fd) }.joined(separator: " ") + ")")
+                let slowest = lastTurnSlowest.map { formatted(", longest %.0f ms in ", $0.seconds * 1000) + $0.name } ?? ""
+                Log.notice(formatted("loop stalled %.0f ms while animating (busy %.0f ms",
+                                     (woke - last) * 1000, lastTurnBusy * 1000) + slowest
+                           + formatted("; asleep %.0f ms)", (woke - last - lastTurnBusy) * 1000))
             }
         }
+        lastTurnSlowest = nil
         for event in events.prefix(Int(count)) where !stopped {
             // A handler may have removed a later descriptor of this batch: look it up each time.
-            handlers[event.data.fd]?()
+            guard let handler = handlers[event.data.fd] else { continue }
+            timed(handler.name, handler.run)
         }
         // After stop() nothing more runs: no frame may follow the screen being given back.
-        if !stopped { runPosted() }
+        if !stopped { timed("posted work (frames, reload, timers)", runPosted) }
         lastAnimatingWake = isAnimating() ? woke : nil
         lastTurnBusy = MonotonicClock.now() - woke
         return Int(count)
+    }
+
+    /// Runs `work`, remembering it if it is the slowest of this turn.
+    private func timed(_ name: String, _ work: () -> Void) {
+        let start = MonotonicClock.now()
+        work()
+        let seconds = MonotonicClock.now() - start
+        if seconds > (lastTurnSlowest?.seconds ?? 0) { lastTurnSlowest = (name, seconds) }
     }
 
     private func runPosted() {

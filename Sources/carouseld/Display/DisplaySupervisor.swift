@@ -44,7 +44,7 @@ final class DisplaySupervisor: DisplayOutput {
         guard let monitor else {
             return Log.warning("udev monitor unavailable: a display driver that loads later will not be noticed")
         }
-        try loop.add(fd: monitor.fd) { [unowned self] in
+        try loop.add(fd: monitor.fd, name: "udev display devices") { [unowned self] in
             // Add and remove only: a change (a screen plugged in) is the output's own business.
             let events = monitor.drain().filter { $0.action == "add" || $0.action == "remove" }
             if !events.isEmpty { devicesChanged(events) }

@@ -55,10 +55,10 @@ final class DrmOutput: DisplayOutput {
 
     func attach(to loop: EventLoop) throws {
         self.loop = loop
-        try loop.add(fd: card.fd) { [unowned self] in handleDrmEvents() }
+        try loop.add(fd: card.fd, name: "DRM events") { [unowned self] in handleDrmEvents() }
         hotplug = UdevMonitor(subsystems: ["drm"])
         if let hotplug {
-            try loop.add(fd: hotplug.fd) { [unowned self] in
+            try loop.add(fd: hotplug.fd, name: "udev hotplug") { [unowned self] in
                 // A card's connectors changed (HOTPLUG=1, "change"), or a driver that just loaded
                 // registered its connectors after the card ("add").
                 if hotplug.drain().contains(where: { $0.hotplug || $0.action == "change" || $0.action == "add" }) {
