@@ -13,18 +13,20 @@ enum ChildProcess {
     static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let pipe = try FileDescriptor.pipe()
         let readEnd = OwnedDescriptor(pipe.readEnd)
-        var writeEnd: OwnedDescriptor? = OwnedDescriptor(pipe.writeEnd)
         // Close-on-exec: the child gets only the dup2'd stdout, not the pipe's own ends.
         for fd in [pipe.readEnd, pipe.writeEnd] { _ = fcntl(fd.rawValue, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipe.writeEnd.rawValue, 1)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        writeEnd = nil  // our copy closed: the read below ends when the child's does
+        let spawned = { () -> Int32 in
+            // Our write end closes when this returns: the read below ends when the child's does.
+            let writeEnd = OwnedDescriptor(pipe.writeEnd)
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, writeEnd.rawValue, 1)
+            let argv = ([path] + arguments).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            return posix_spawn(&pid, path, &actions, nil, argv, environ)
+        }()
         guard spawned == 0 else { throw Failure(description: "cannot start \(path): \(describe(errno: spawned))") }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
