@@ -23,8 +23,8 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Use legacy SetCrtc/PageFlip even where atomic modesetting works.")
     var forceLegacy = false
 
-    @Option(help: "Display backend: auto (KMS, else fbdev), drm or fbdev.")
-    var backend: DisplayBackend = .auto
+    @Option(help: "Display backend: auto (Wayland if WAYLAND_DISPLAY is set, else KMS, else fbdev), drm, fbdev or wayland (overrides config `backend`).")
+    var backend: DisplayBackend?
 
     private var options: DaemonOptions {
         DaemonOptions(configDirectory: config, output: output, mode: mode, rotation: rotation,

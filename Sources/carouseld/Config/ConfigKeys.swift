@@ -41,6 +41,7 @@ struct ConfigKey: Sendable {
         number("page_threshold", \.config.pageThreshold),
         integer("max_pages_per_gesture", \.config.maxPagesPerGesture),
         number("tap_timeout", \.config.tapTimeout),
+        choice("backend", \.shell.backend),
         optionalString("output", \.shell.output),
         optionalString("mode", \.shell.mode),
         integer("rotation", \.shell.rotation),

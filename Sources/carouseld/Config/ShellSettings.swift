@@ -6,6 +6,8 @@ import CarouselEngine
 /// overrides go through the same check.
 struct ShellSettings: Sendable, Equatable {
     // Display
+    /// auto, drm, fbdev or wayland.
+    var backend: DisplayBackend = .auto
     /// Connector name such as "HDMI-A-1"; nil picks the first connected one.
     var output: String? = nil
     /// "WIDTHxHEIGHT" or "WIDTHxHEIGHT@HZ"; nil uses the preferred mode.

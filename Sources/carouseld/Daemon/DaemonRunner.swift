@@ -9,7 +9,7 @@ struct DaemonOptions {
     var mode: String?
     var rotation: Int?
     var forceLegacy = false
-    var backend: DisplayBackend = .auto
+    var backend: DisplayBackend?
 
     /// The config's shell settings with the command line winning.
     func overriding(_ shell: ShellSettings) -> ShellSettings {
@@ -18,6 +18,7 @@ struct DaemonOptions {
         if let mode { settings.mode = mode }
         if let rotation { settings.rotation = rotation }
         if forceLegacy { settings.forceLegacy = true }
+        if let backend { settings.backend = backend }
         return settings
     }
 
@@ -26,15 +27,17 @@ struct DaemonOptions {
 }
 
 /// Wires the daemon's parts to one event loop: config directory (inotify, SIGHUP), image store
-/// (eventfd), display (DRM fd, udev hotplug), input (libinput fd), signals, systemd
-/// notification and watchdog.
+/// (eventfd), display (DRM fd and udev hotplug, or the Wayland connection), input (libinput fd,
+/// or the Wayland seat), signals, systemd notification and watchdog.
 final class DaemonRunner {
     private let options: DaemonOptions
     private let loop: EventLoop
     private let signals: SignalSource
     private let notifier = Notifier()
     private let live: LiveConfig
-    private let display: DisplaySupervisor
+    private let display: DisplayOutput
+    /// The display when it is a Wayland compositor's window (input then comes from its seat).
+    private let wayland: WaylandOutput?
     private let daemon: Daemon
     private var renderer: CompositorRenderer
     private var watchdog: Watchdog
@@ -43,8 +46,8 @@ final class DaemonRunner {
     private var inputOpening: BackgroundTask<Result<InputSource, Error>>?
     /// What the display was opened with (the command line wins; a reload does not change it).
     private let outputSettings: OutputSettings
-    /// The rotation the display really uses.
-    private var displayRotation: Int { outputSettings.rotation }
+    /// The rotation the display really uses: under Wayland the compositor turns the screen.
+    private var displayRotation: Int { wayland == nil ? outputSettings.rotation : 0 }
 
     /// Milestones of the start, in ms after exec, for the first-frame log line.
     private var startup: [String] = []
@@ -67,9 +70,10 @@ final class DaemonRunner {
         let loaded = live.current
         Log.info("config \(loaded.directory): \(loaded.playlist.count) pictures from "
                  + (loaded.playlistFile ?? loaded.mediaDirectory))
-        outputSettings = options.outputSettings(loaded.shell)
+        let shell = options.overriding(loaded.shell)
+        outputSettings = OutputSettings(shell)
         do {
-            display = try DisplaySupervisor(settings: outputSettings, backend: options.backend)
+            (display, wayland) = try Self.openDisplay(shell, settings: outputSettings)
         } catch {
             Log.error("\(error)")
             notifier.status("display: \(error)")
@@ -87,6 +91,19 @@ final class DaemonRunner {
         watchdog = Watchdog(notifier: notifier, now: now)
         self.startup = startup
         try wire()
+    }
+
+    /// The compositor's window under Wayland, else the KMS or fbdev screen (waited for if absent).
+    private static func openDisplay(_ shell: ShellSettings, settings: OutputSettings)
+        throws(DisplayError) -> (DisplayOutput, WaylandOutput?) {
+        let backend = shell.backend.resolved
+        guard backend == .wayland else { return (try DisplaySupervisor(settings: settings, backend: backend), nil) }
+        if shell.rotation != 0 {
+            Log.warning("rotation = \(shell.rotation) is ignored under Wayland: the compositor turns the screen "
+                        + "(cage -r, or transform= in the [output] section of weston.ini)")
+        }
+        let output = try WaylandOutput(connection: try WaylandConnection(), settings: shell)
+        return (output, output)
     }
 
     /// "main 412 ms": how long after exec the start reached `name`.
@@ -122,7 +139,7 @@ final class DaemonRunner {
             Log.info("first frame on screen \(exec) after exec (\(startup.joined(separator: ", "))): \(display.summary)")
             notifier.ready()
             live.controller.announce(selectedIndex: daemon.engine.selectedIndex)
-            loop.post { [unowned self] in openInput() }
+            if wayland == nil { loop.post { [unowned self] in openInput() } }
         }
         daemon.onEvent = { [unowned self] event in
             // Releases (with their velocity) and taps go to the journal, as `carouseld replay` prints them.
@@ -133,7 +150,9 @@ final class DaemonRunner {
         }
         daemon.onResize = { [unowned self] size in
             input?.reconfigure(settings: Self.inputSettings(live.current.shell, rotation: displayRotation), screen: size)
+            wayland?.seat?.reconfigure(settings: live.current.shell, screen: size)
         }
+        if let wayland { wireWayland(wayland) }
         try loop.add(fd: signals.fd, name: "signals") { [unowned self] in
             for signal in signals.drain() { handle(signal: signal) }
         }
@@ -152,6 +171,25 @@ final class DaemonRunner {
             watchdog.fire(now: now)
         }
         try watchStore()
+    }
+
+    /// The compositor's seat feeds the engine; a compositor that goes away ends the daemon
+    /// with status 1, so systemd restarts it.
+    private func wireWayland(_ wayland: WaylandOutput) {
+        wayland.onFailure = { [unowned self] error in
+            Log.error("\(error); exiting (status 1)")
+            notifier.status("\(error)")
+            Glibc.exit(1)
+        }
+        wayland.onClose = { [unowned self] in
+            Log.info("the compositor closed the window")
+            handle(signal: SIGTERM)
+        }
+        wayland.seat?.onActions = { [unowned self] actions in
+            for action in actions { daemon.updateEngine { $0.apply(action) } }
+        }
+        wayland.seat?.reconfigure(settings: live.current.shell, screen: display.size ?? daemon.engine.viewport)
+        wayland.seat?.startupFinished()
     }
 
     /// A decoded card that is on screen means a new frame; prefetched neighbours do not.
@@ -218,7 +256,8 @@ final class DaemonRunner {
             Log.notice("stats: frames \(daemon.framesPresented), wakeups \(loop.wakeups), "
                        + formatted("longest loop gap while animating %.1f ms, ", gap * 1000)
                        + "watchdog pings \(watchdog.pings)"
-                       + (watchdog.interval.map { formatted(" every %.2f s, longest gap %.2f s", $0, pingGap) } ?? ""))
+                       + (watchdog.interval.map { formatted(" every %.2f s, longest gap %.2f s", $0, pingGap) } ?? "")
+                       + (display.statistics.map { ", " + $0 } ?? ""))
         default:
             Log.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): giving the screen back and exiting")
             notifier.stopping()
@@ -255,6 +294,7 @@ extension DaemonRunner: ReloadTarget {
         renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport, replacing: renderer.store)
         input?.reconfigure(settings: Self.inputSettings(loaded.shell, rotation: displayRotation),
                            screen: display.size ?? daemon.engine.viewport)
+        wayland?.seat?.reconfigure(settings: loaded.shell, screen: display.size ?? daemon.engine.viewport)
         daemon.replaceRenderer(renderer)
         do { try watchStore() } catch { Log.error("watching the image store: \(error)") }
     }

@@ -7,6 +7,8 @@ enum DisplayError: Error, Equatable, CustomStringConvertible {
     case modeNotOffered(mode: String, connector: String, available: [String])
     case unsupported(String)
     case system(call: String, errno: Int32, path: String)
+    /// The Wayland compositor is missing, went away or refused us.
+    case compositor(String)
 
     var description: String {
         switch self {
@@ -27,6 +29,8 @@ enum DisplayError: Error, Equatable, CustomStringConvertible {
             return what
         case .system(let call, let errno, let path):
             return "\(path): \(SystemError(call: call, errno: errno))"
+        case .compositor(let what):
+            return "wayland: \(what)"
         }
     }
 }

@@ -31,4 +31,10 @@ protocol DisplayOutput: AnyObject {
     func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError)
     /// Gives the screen back as it was before the daemon started (console on exit).
     func restore()
+    /// Backend figures for the SIGUSR1 stats line (Wayland: commits and frame callbacks).
+    var statistics: String? { get }
+}
+
+extension DisplayOutput {
+    var statistics: String? { nil }
 }
