@@ -5,6 +5,8 @@
       A and B must have the same size. A pixel is bad when any channel differs by more than T
       (default 12). Passes (exit 0) when at most the fraction F (default 0.002) of pixels is
       bad. --rotate turns B counter-clockwise first (as DRM_MODE_ROTATE_* turns the picture).
+  imgcmp.py mad A B [--max M]
+      The mean absolute difference over every channel of every pixel; passes below M (default 6).
   imgcmp.py colour FILE X Y
       The pixel's colour as rrggbb.
 """
@@ -33,6 +35,19 @@ def compare(args):
     return 0 if bad <= args.max_bad * total else 1
 
 
+def mad(args):
+    a = Image.open(args.a).convert("RGB")
+    b = Image.open(args.b).convert("RGB")
+    if a.size != b.size:
+        print(f"{args.a} is {a.size[0]}x{a.size[1]} but {args.b} is {b.size[0]}x{b.size[1]}")
+        return 1
+    histogram = ImageChops.difference(a, b).histogram()  # 3 x 256 counts
+    total = sum(histogram)
+    value = sum((i % 256) * n for i, n in enumerate(histogram)) / total
+    print(f"mean absolute difference {value:.2f} (limit {args.max})")
+    return 0 if value < args.max else 1
+
+
 def colour(args):
     r, g, b = Image.open(args.file).convert("RGB").getpixel((args.x, args.y))
     print(f"{r:02x}{g:02x}{b:02x}")
@@ -47,10 +62,13 @@ def main():
     c.add_argument("--tolerance", type=int, default=12)
     c.add_argument("--max-bad", type=float, default=0.002)
     c.add_argument("--rotate", type=int, default=0)
+    m = sub.add_parser("mad")
+    m.add_argument("a"); m.add_argument("b")
+    m.add_argument("--max", type=float, default=6)
     p = sub.add_parser("colour")
     p.add_argument("file"); p.add_argument("x", type=int); p.add_argument("y", type=int)
     args = parser.parse_args()
-    return compare(args) if args.command == "compare" else colour(args)
+    return {"compare": compare, "mad": mad, "colour": colour}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# carouseld as a client of a real compositor on this machine: weston 10's headless backend
+# (pixman renderer, no GPU, no seat), with weston-screenshooter for the screen's content.
+#   - the screenshot equals `carouseld render` at the output's size (mean absolute difference < 6);
+#   - after one interval the next picture shows;
+#   - a config change reloads (the background colour changes on screen);
+#   - settled means silent: 5 s at rest add no commit and no frame callback (SIGUSR1 figures);
+#   - SIGTERM exits 0; killing the compositor exits 1 with a message, within 1 s.
+# usage: tests/wayland/host-compositor.sh CAROUSELD OUTDIR
+# Closes with "wayland: N passed, N failed".
+set -uo pipefail
+bin=$(realpath "$1"); out=$(realpath -m "$2")
+here=$(cd "$(dirname "$0")/.." && pwd)
+imgcmp() { /usr/bin/python3 "$here/vm/imgcmp.py" "$@"; }
+rm -rf "$out"; mkdir -p "$out/xdg" "$out/shots" "$out/conf"
+chmod 700 "$out/xdg"
+export XDG_RUNTIME_DIR="$out/xdg" WAYLAND_DISPLAY=carouseld-test
+passed=0 failed=0
+check() {  # check NAME COMMAND...: PASS or FAIL, with the command's output
+  local name=$1; shift
+  local output; output=$("$@" 2>&1); local rc=$?
+  if [ $rc = 0 ]; then echo "PASS $name${output:+: $output}"; passed=$((passed + 1))
+  else echo "FAIL $name: $output"; failed=$((failed + 1)); fi
+}
+wait_for() {  # wait_for SECONDS FILE PATTERN
+  local end=$((SECONDS + $1))
+  until grep -q -- "$3" "$2" 2>/dev/null; do [ $SECONDS -lt $end ] || return 1; sleep 0.1; done
+}
+shot() {  # shot NAME: a screenshot of the whole output, as $out/shots/NAME.png
+  (cd "$out/shots" && rm -f wayland-screenshot-*.png && weston-screenshooter >/dev/null 2>&1 \
+    && mv wayland-screenshot-*.png "$NAME_PREFIX$1.png")
+}
+NAME_PREFIX=
+finish() { kill "$weston" "$daemon" 2>/dev/null; wait 2>/dev/null; echo "wayland: $passed passed, $failed failed"; exit $((failed > 0)); }
+
+weston --backend=headless-backend.so --use-pixman --idle-time=0 --debug --socket="$WAYLAND_DISPLAY" \
+  --width=1280 --height=720 > "$out/weston.log" 2>&1 & weston=$!
+until [ -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" ]; do
+  kill -0 $weston 2>/dev/null || { echo "FAIL weston did not start: $(tail -3 "$out/weston.log")"; failed=1; finish; }
+  sleep 0.1
+done
+# The example config with an 8 s interval (time for a screenshot before the advance).
+{ sed 's/^interval = [0-9.]*/interval = 8/' "$here/../config/example/carouseld.conf"
+  printf 'media = "%s"\n' "$here/../config/example/images"; } > "$out/conf/carouseld.conf"
+"$bin" render --config "$out/conf" --size 1280x720 --at 2,12.5 --out "$out/render" >/dev/null
+
+"$bin" --config "$out/conf" > "$out/carouseld.log" 2>&1 & daemon=$!
+t0=$SECONDS
+check "first frame on the compositor" wait_for 15 "$out/carouseld.log" "first frame on screen"
+grep -m1 "first frame" "$out/carouseld.log"
+sleep 2
+shot first
+check "screenshot equals carouseld render at 1280x720" imgcmp mad "$out/shots/first.png" "$out/render/frame-0002.000.png"
+sleep $((t0 + 12 - SECONDS)); sleep 0.5
+shot second
+check "after one interval the next picture shows" imgcmp mad "$out/shots/second.png" "$out/render/frame-0012.500.png"
+check "and it is not the first one" bash -c '! /usr/bin/python3 "$1" mad "$2" "$3" >/dev/null' _ "$here/vm/imgcmp.py" \
+  "$out/shots/first.png" "$out/shots/second.png"
+
+# A config change reloads: a new background, and no more auto-advance (for the silence check).
+sed -i 's/^background = .*/background = "#204060"/; s/^interval = .*/interval = 3600/' "$out/conf/carouseld.conf"
+check "a config change reloads" wait_for 10 "$out/carouseld.log" "config reloaded"
+sleep 1
+shot reloaded
+check "the reloaded background is on screen" bash -c '[ "$(/usr/bin/python3 '"$here"'/vm/imgcmp.py colour '"$out"'/shots/reloaded.png 4 4)" = 204060 ]'
+
+# Settled means silent: no commit and no frame callback in 5 s at rest.
+kill -USR1 $daemon; sleep 5; kill -USR1 $daemon; sleep 0.5
+stats=$(grep "stats:" "$out/carouseld.log" | tail -2)
+c1=$(sed -nE '1s/.*wayland commits ([0-9]+), frame callbacks ([0-9]+).*/\1 \2/p' <<<"$stats")
+c2=$(sed -nE '2s/.*wayland commits ([0-9]+), frame callbacks ([0-9]+).*/\1 \2/p' <<<"$stats")
+echo "  settled for 5 s: commits and frame callbacks requested $c1 -> $c2"
+check "settled means silent: 0 commits and 0 frame callbacks in 5 s (${c1:-?} -> ${c2:-?})" \
+  bash -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ "$c1" "$c2"
+
+kill -TERM $daemon; wait $daemon; rc=$?
+check "SIGTERM exits 0 (status $rc)" test "$rc" = 0
+
+# Clean death: the compositor killed under a running carouseld.
+"$bin" --config "$out/conf" > "$out/death.log" 2>&1 & daemon=$!
+wait_for 15 "$out/death.log" "first frame on screen"
+kill -KILL $weston; t_kill=$(date +%s.%N)
+wait $daemon; rc=$?; t_exit=$(date +%s.%N)
+took=$(awk -v a="$t_kill" -v b="$t_exit" 'BEGIN { printf "%.2f", b - a }')
+check "killing the compositor: exit 1 within 1 s (status $rc after $took s)" \
+  awk -v rc="$rc" -v t="$took" 'BEGIN { exit !(rc == 1 && t < 1) }'
+check "and the message names the cause" grep -m1 "wayland: the compositor at carouseld-test closed the connection" "$out/death.log"
+finish
