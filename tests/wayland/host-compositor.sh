@@ -44,6 +44,7 @@ done
   printf 'media = "%s"\n' "$here/../config/example/images"; } > "$out/conf/carouseld.conf"
 "$bin" render --config "$out/conf" --size 1280x720 --at 2,12.5 --out "$out/render" >/dev/null
 
+check "carouseld outputs lists the compositor's output" bash -c '"$1" outputs | tee /dev/stderr | grep -q "1280x720@60.000 current"' _ "$bin"
 "$bin" --config "$out/conf" > "$out/carouseld.log" 2>&1 & daemon=$!
 t0=$SECONDS
 check "first frame on the compositor" wait_for 15 "$out/carouseld.log" "first frame on screen"

@@ -1,13 +1,18 @@
 import ArgumentParser
 import CDRM
 
-/// A short drm_info: every card, its connectors with their state, and their modes.
+/// A short drm_info: every card, its connectors with their state, and their modes. Under a
+/// Wayland compositor: the compositor's outputs (xdg-output names, modes, scale).
 struct OutputsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "outputs",
-        abstract: "List DRM devices, connectors and modes.")
+        abstract: "List DRM devices, connectors and modes, or a Wayland compositor's outputs.")
+
+    @Option(help: "auto (the compositor's outputs if WAYLAND_DISPLAY is set, else DRM), drm or wayland.")
+    var backend: DisplayBackend = .auto
 
     func run() throws {
+        if backend.resolved == .wayland { return try listWaylandOutputs() }
         let cards = DrmCard.discover()
         guard !cards.isEmpty else {
             Log.error("\(DisplayError.noDevice("load the KMS driver for the graphics hardware"))")
@@ -26,6 +31,17 @@ struct OutputsCommand: ParsableCommand {
             } catch {
                 print("\(path): \(error)")
             }
+        }
+    }
+
+    private func listWaylandOutputs() throws {
+        do throws(DisplayError) {
+            let connection = try WaylandConnection()
+            print("wayland \(connection.socketName): \(connection.outputs.count) output(s)")
+            for output in connection.outputs { output.lines.forEach { print("  " + $0) } }
+        } catch {
+            Log.error("\(error)")
+            throw ExitCode.failure
         }
     }
 }
