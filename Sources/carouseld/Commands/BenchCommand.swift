@@ -28,6 +28,9 @@ struct BenchCommand: ParsableCommand {
         guard (10...100_000).contains(frames) else { throw ValidationError("--frames \(frames) must be 10...100000") }
     }
 
+    @Option(help: "wayland: only the section that composes into wl_shm-style (memfd) buffers.")
+    var backend: DisplayBackend?
+
     func run() throws {
         let bench = Benchmark()
         if let rssPlaylist {
@@ -45,10 +48,12 @@ struct BenchCommand: ParsableCommand {
         print("carouseld bench: \(bench.width)x\(bench.height) XRGB8888")
         var paths: [String] = []
         let generation = try Stopwatch.time {
-            paths = try Benchmark.makePhotos(in: directory, distinct: 4, total: photos)
+            paths = try Benchmark.makePhotos(in: directory, distinct: 4, total: backend == .wayland ? 5 : photos)
         }
         print(formatted("generated 4 distinct 4000x3000 JPEGs (%.1f MB each), %d playlist entries, in %.1f s",
                      Double(fileSize(paths[0])) / 1e6, paths.count, generation))
+        try waylandSection(bench, paths: Array(paths.prefix(5)))
+        if backend == .wayland { return }
 
         let hot = bench.memcpyTimings(runs: 60).p50
         print(formatted("memcpy of one frame (%d bytes) between the same two cache-resident buffers: %.3f ms (p50 of 60)",
@@ -83,6 +88,20 @@ struct BenchCommand: ParsableCommand {
         verdict(formatted("peak RSS paging through %d photos: %.1f MB, %.1f MB above the empty playlist (fresh process, %.0f s)",
                        paths.count, Double(peak) / 1_048_576, Double(peak - baseline) / 1_048_576, seconds),
                 peak <= 64 * 1_048_576, "target <= 64 MB")
+    }
+
+    /// Composing into three memfd-backed frames taken in turn, as the Wayland output draws into
+    /// its wl_shm buffers, and finding each frame's damage rectangle against the one before.
+    private func waylandSection(_ bench: Benchmark, paths: [String]) throws {
+        let frames = try (0..<WaylandOutput.maxBuffers).map { _ throws(DisplayError) in
+            try SharedMemory(width: bench.width, height: bench.height)
+        }
+        let figures = bench.composeTimings(config: CarouselConfig(), paths: paths, frames: self.frames,
+                                           into: frames.map(\.pixels), damage: true)
+        report("wayland: compose into wl_shm (memfd) buffers, scaled centre", figures, target: 3)
+        print(formatted("  damage rectangle against the frame before: p50 %.3f ms, p99 %.3f ms (%.2f x memcpy)",
+                        figures.damage.p50 * 1e3, figures.damage.p99 * 1e3, figures.damage.p50 / figures.memcpy.p50))
+        withExtendedLifetime(frames) {}
     }
 
     private func report(_ name: String, _ figures: Benchmark.ComposeFigures, target: Double) {
@@ -120,6 +139,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     private func fileSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 }

@@ -52,7 +52,7 @@ struct Benchmark {
     /// store has prefetched the next card, as during auto-advance's interval, so no decode runs
     /// beside the timed frames (`framesWithMissingCards` pages without waiting).
     struct ComposeFigures {
-        var compose = Timings(), memcpy = Timings()
+        var compose = Timings(), memcpy = Timings(), damage = Timings()
         /// Card pixels of the timed frames by how they were drawn.
         var copiedPixels = 0, bilinearPixels = 0, nearestPixels = 0
         /// Compose times of the frames that sampled scaled cards nearest (the fast ones).
@@ -66,16 +66,21 @@ struct Benchmark {
         }
     }
 
-    func composeTimings(config: CarouselConfig, paths: [String], frames: Int) -> ComposeFigures {
+    /// `into`: the frame buffers drawn into in turn (default: two in ordinary memory); the
+    /// Wayland section passes memfd-backed ones, as wl_shm buffers are. `damage` also times
+    /// finding the changed rectangle against the frame before, as the Wayland output does.
+    func composeTimings(config: CarouselConfig, paths: [String], frames: Int,
+                        into given: [PixelBuffer]? = nil, damage: Bool = false) -> ComposeFigures {
         var config = config
         config.interval = 0
         var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
         let store = ImageStore(paths: paths, config: config, viewport: viewport)
         let compositor = Compositor(config: config, store: store)
-        let targets = [PixelImage(width: width, height: height), PixelImage(width: width, height: height)].compactMap { $0 }
+        let images = [PixelImage(width: width, height: height), PixelImage(width: width, height: height)].compactMap { $0 }
+        let targets = given ?? images.map(\.buffer)
         let copySources = (0..<3).compactMap { _ in PixelImage(width: width, height: height) }
         let copyTargets = (0..<2).compactMap { _ in PixelImage(width: width, height: height) }
-        (targets + copyTargets).forEach { $0.fill(0) }
+        (images + copyTargets).forEach { $0.fill(0) }
         copySources.forEach { $0.fill(0x336699) }
         var figures = ComposeFigures()
         var t = 0.0, drawn = 0, warmUp = 10
@@ -89,8 +94,13 @@ struct Benchmark {
             let layout = engine.layout()
             store.waitUntilLoaded(for: layout)
             var didDraw = false
-            let seconds = Stopwatch.time { didDraw = compositor.compose(layout, into: targets[drawn % 2].buffer) }
+            let target = targets[drawn % targets.count]
+            let seconds = Stopwatch.time { didDraw = compositor.compose(layout, into: target) }
             guard didDraw else { continue }
+            if damage, drawn > 0 {
+                let previous = targets[(drawn - 1) % targets.count]
+                figures.damage.add(Stopwatch.time { _ = FrameDamage.changed(previous, target) })
+            }
             let source = copySources[drawn % 3], destination = copyTargets[drawn % 2]
             let copy = Stopwatch.time { memcpy(destination.base, source.base, source.byteCount) }
             drawn += 1
