@@ -27,7 +27,8 @@ field() { dpkg-deb -f "$deb" "$1"; }
 bin=$root/usr/bin/carouseld
 
 # --- what is in it ------------------------------------------------------------------------------
-for path in /usr/bin/carouseld /lib/systemd/system/carouseld.service /usr/lib/sysusers.d/carouseld.conf \
+for path in /usr/bin/carouseld /lib/systemd/system/carouseld.service /lib/systemd/system/carouseld-kiosk.service \
+            /usr/lib/sysusers.d/carouseld.conf \
             /etc/carouseld/carouseld.conf /usr/share/doc/carouseld/README.md \
             /usr/share/doc/carouseld/copyright /usr/share/doc/carouseld/changelog.gz \
             /usr/share/doc/carouseld/examples/carouseld.conf /usr/share/man/man8/carouseld.8.gz; do
@@ -53,7 +54,7 @@ check "conffiles are all under /etc/carouseld" bash -c '! grep -qv "^/etc/carous
 depends=$(field Depends)
 echo "Depends: $depends"
 for lib in libc6 libdrm2 libinput10 libudev1 libsystemd0 libturbojpeg0 libjpeg62-turbo libpng16-16 \
-           libwebp7 libexif12 libpixman-1-0; do
+           libwebp7 libexif12 libpixman-1-0 libwayland-client0; do
   check "Depends: $lib" grep -Eq "(^|[ ,|])$lib( |,|$)" <<<"$depends"
 done
 check "Depends: systemd-sysusers provider (systemd | systemd-standalone-sysusers | ...)" \
@@ -79,6 +80,12 @@ check "postinst: start on install, restart on upgrade (deb-systemd-invoke)" bash
   grep -q "_dh_action=restart" "$1" && grep -q "_dh_action=start" "$1" && grep -q "deb-systemd-invoke \$_dh_action .carouseld.service." "$1"' _ "$postinst"
 check "postinst: the user exists before the service starts" bash -c '
   [ "$(grep -n systemd-sysusers "$1" | head -1 | cut -d: -f1)" -lt "$(grep -n deb-systemd-invoke "$1" | head -1 | cut -d: -f1)" ]' _ "$postinst"
+check "postinst: carouseld-kiosk.service (cage) is installed but not enabled" bash -c '
+  ! grep -q "deb-systemd-helper enable .carouseld-kiosk.service." "$1"' _ "$postinst"
+check "kiosk unit: cage runs carouseld, READY=1 from carouseld (NotifyAccess=all)" bash -c '
+  grep -q "^ExecStart=/usr/bin/cage .*-- /usr/bin/carouseld " "$1" && grep -q "^NotifyAccess=all" "$1" \
+    && grep -q "^Conflicts=carouseld.service" "$1"' _ "$root/lib/systemd/system/carouseld-kiosk.service"
+check "Suggests: cage" grep -q cage <<<"$(field Suggests)"
 check "prerm: deb-systemd-invoke stop on remove" grep -q "deb-systemd-invoke stop 'carouseld.service'" "$prerm"
 check "postrm: deb-systemd-helper purge on purge" grep -q "deb-systemd-helper purge 'carouseld.service'" "$postrm"
 
