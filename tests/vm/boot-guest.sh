@@ -11,12 +11,14 @@
 #   refs/swipe.png         the edited config after one left swipe (render --input), at rest
 #   touchscreen.evemu, swipe.events   the uinput touchscreen and its swipe for evemu
 # The kernel command line picks the run: carouseld_test=late is the late-display boot (bochs is
-# blacklisted; carouseld-late-display.timer loads it 20 s after boot).
+# blacklisted; carouseld-late-display.timer loads it 20 s after boot); carouseld_test=kiosk boots
+# the kiosk image (carouseld-kiosk.service enabled instead of carouseld.service: cage on tty1).
 # Ends with `systemctl poweroff`.
 set -u
 X=/xchg
 exec > >(tee -a $X/driver.out) 2>&1
 mode=main; grep -q 'carouseld_test=late' /proc/cmdline && mode=late
+grep -q 'carouseld_test=kiosk' /proc/cmdline && mode=kiosk
 
 check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
 # host ARGS...: one request to the host; prints its answer, returns its status
@@ -66,6 +68,48 @@ if [ $mode = late ]; then
   echo "  status: $(prop carouseld StatusText)"
   echo "  journal of carouseld:"; journalctl -b -u carouseld -o short-monotonic --no-pager | tail -25 | sed 's/^/    /'
   journalctl -b --no-pager > $X/journal-late.txt
+  echo "DONE"; systemctl poweroff; exit 0
+fi
+
+if [ $mode = kiosk ]; then
+  echo "## kiosk: cage on bochs-drm, carouseld its fullscreen Wayland client (carouseld-kiosk.service)"
+  kj() { journalctl -b -u carouseld-kiosk -o cat --no-pager; }
+  waituntil 120 sh -c 'journalctl -b -u carouseld-kiosk -o cat --no-pager | grep -q "first frame on screen"'
+  check "carouseld-kiosk.service active after boot, carouseld.service not started" \
+    [ "$(systemctl is-active carouseld-kiosk)" = active -a "$(systemctl is-active carouseld)" != active ]
+  kj | grep -m1 'first frame' | sed 's/^/  /'
+  check "carouseld runs as a Wayland client of cage (not DRM)" sh -c 'journalctl -b -u carouseld-kiosk -o cat --no-pager | grep -q "first frame on screen .*: wayland "'
+  echo "  session: $(loginctl list-sessions --no-legend | head -3 | tr -s ' ')"
+  matches "cage shows the carousel (a picture of the installed config at rest)" kiosk-first 90 $rest_refs
+  # The edited config (no auto-advance): reloaded through inotify, then a swipe through cage.
+  cp -a $X/conf-edited/. /etc/carouseld/
+  matches "the edited config reloads under cage" kiosk-edited 60 refs/edited.png
+  cursor=$(journalctl -b -u carouseld-kiosk -n 0 --show-cursor --no-pager | sed -n 's/^-- cursor: //p')
+  evemu-device $X/touchscreen.evemu > /tmp/evemu-device.txt 2>&1 & evemu=$!
+  waituntil 20 grep -q /dev/input/event /tmp/evemu-device.txt
+  node=$(grep -oE '/dev/input/event[0-9]+' /tmp/evemu-device.txt | head -1)
+  touch_seen() { journalctl -b -u carouseld-kiosk --after-cursor "$cursor" -o cat --no-pager | grep -q 'touch" added (touch)'; }
+  waituntil 30 touch_seen
+  check "cage hands the new touchscreen to carouseld as wl_touch" touch_seen
+  libinput record --output-file /tmp/kiosk-swipe.yml "$node" > /tmp/record.txt 2>&1 & record=$!
+  sleep 1
+  [ -n "$node" ] && evemu-play "$node" < $X/swipe.events
+  matches "a swipe through cage's libinput and wl_touch pages the carousel" kiosk-swipe 30 refs/swipe.png
+  sleep 0.5; kill -INT $record; wait $record 2>/dev/null
+  live=$(journalctl -b -u carouseld-kiosk --after-cursor "$cursor" -o cat --no-pager | grep -m1 'release velocity_x=')
+  carouseld replay /tmp/kiosk-swipe.yml --size 1280x800 --config /etc/carouseld > /tmp/kiosk-replay.jsonl 2>/tmp/kiosk-replay.err
+  offline=$(grep -m1 '"event":"release"' /tmp/kiosk-replay.jsonl)
+  echo "  daemon under cage: ${live:-none}"; echo "  carouseld replay:  ${offline:-$(head -3 /tmp/kiosk-replay.err)}"
+  lv=$(echo "$live" | grep -oE 'velocity_x=-?[0-9.]+' | cut -d= -f2)
+  rv=$(echo "$offline" | grep -oE '"velocity_x":-?[0-9.]+' | cut -d: -f2)
+  check "release velocity under cage within 10 % of carouseld replay of the same events (${lv:-?} vs ${rv:-?} px/s)" \
+    awk -v a="${lv:-0}" -v b="${rv:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(m > 0 && d <= 0.1 * m) }'
+  kill $evemu 2>/dev/null; wait $evemu 2>/dev/null
+  t0=${EPOCHREALTIME/./}; systemctl stop carouseld-kiosk; t1=${EPOCHREALTIME/./}
+  echo "  systemctl stop carouseld-kiosk took $(( (t1 - t0) / 1000 )) ms; Result=$(prop carouseld-kiosk Result)"
+  check "systemctl stop carouseld-kiosk: clean (Result=success)" [ "$(prop carouseld-kiosk Result)" = success ]
+  echo "  journal of carouseld-kiosk:"; kj | grep -v '^\[' | tail -25 | sed 's/^/    /'
+  journalctl -b --no-pager > $X/journal-kiosk.txt
   echo "DONE"; systemctl poweroff; exit 0
 fi
 
