@@ -80,8 +80,10 @@ check "postinst: start on install, restart on upgrade (deb-systemd-invoke)" bash
   grep -q "_dh_action=restart" "$1" && grep -q "_dh_action=start" "$1" && grep -q "deb-systemd-invoke \$_dh_action .carouseld.service." "$1"' _ "$postinst"
 check "postinst: the user exists before the service starts" bash -c '
   [ "$(grep -n systemd-sysusers "$1" | head -1 | cut -d: -f1)" -lt "$(grep -n deb-systemd-invoke "$1" | head -1 | cut -d: -f1)" ]' _ "$postinst"
+# debhelper's --no-enable: enabled again on upgrade only if the operator had enabled it.
 check "postinst: carouseld-kiosk.service (cage) is installed but not enabled" bash -c '
-  ! grep -q "deb-systemd-helper enable .carouseld-kiosk.service." "$1"' _ "$postinst"
+  grep -q "deb-systemd-helper debian-installed .carouseld-kiosk.service." "$1" \
+    && ! grep -q "deb-systemd-helper enable .carouseld-kiosk.service.; then" "$1"' _ "$postinst"
 check "kiosk unit: cage runs carouseld, READY=1 from carouseld (NotifyAccess=all)" bash -c '
   grep -q "^ExecStart=/usr/bin/cage .*-- /usr/bin/carouseld " "$1" && grep -q "^NotifyAccess=all" "$1" \
     && grep -q "^Conflicts=carouseld.service" "$1"' _ "$root/lib/systemd/system/carouseld-kiosk.service"
