@@ -87,7 +87,7 @@ check "postinst: carouseld-kiosk.service (cage) is installed but not enabled" ba
 check "kiosk unit: cage runs carouseld, READY=1 from carouseld (NotifyAccess=all)" bash -c '
   grep -q "^ExecStart=/usr/bin/cage .*-- /usr/bin/carouseld " "$1" && grep -q "^NotifyAccess=all" "$1" \
     && grep -q "^Conflicts=carouseld.service" "$1"' _ "$root/lib/systemd/system/carouseld-kiosk.service"
-check "Suggests: cage" grep -q cage <<<"$(field Suggests)"
+check "Suggests: cage, seatd" grep -q "cage, seatd" <<<"$(field Suggests)"
 check "prerm: deb-systemd-invoke stop on remove" grep -q "deb-systemd-invoke stop 'carouseld.service'" "$prerm"
 check "postrm: deb-systemd-helper purge on purge" grep -q "deb-systemd-helper purge 'carouseld.service'" "$postrm"
 
