@@ -75,7 +75,7 @@ final class ConfigParserTests: XCTestCase {
 
     func testEveryKeyIsListedOnce() {
         XCTAssertEqual(ConfigKey.all.count, Set(ConfigKey.all.map(\.name)).count)
-        XCTAssertEqual(ConfigKey.all.count, 36, "a CarouselConfig property was added or removed: map it here")
+        XCTAssertEqual(ConfigKey.all.count, 37, "a CarouselConfig or ShellSettings property was added or removed: map it here")
     }
 
     /// Each key given a value of the wrong type: one problem, on the key's line, naming the expected type.
@@ -97,6 +97,7 @@ final class ConfigParserTests: XCTestCase {
             (["background"], "\"123456\"", "expected a colour string \"#RRGGBB\", got string \"123456\""),
             (["fit"], "\"stretch\"", "expected \"cover\" or \"contain\", got string \"stretch\""),
             (["dots_position"], "\"left\"", "expected \"bottom\" or \"top\", got string \"left\""),
+            (["backend"], "\"x11\"", "expected \"auto\" or \"drm\" or \"fbdev\" or \"wayland\", got string \"x11\""),
             (["interval"], "[1, 2]", "expected a number, got array […]"),
             (["interval"], "{ a = 1 }", "expected a number, got table {…}"),
             (["seat"], "1979-05-27", "expected a string, got date 1979-05-27"),

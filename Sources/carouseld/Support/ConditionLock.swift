@@ -42,8 +42,10 @@ enum DetachedThread {
     }
 
     /// How much nicer a background thread is than the event loop: on a one-core board the
-    /// loop's next frame then preempts a decode instead of waiting out its time slice.
-    static let backgroundNice: Int32 = 10
+    /// loop's next frame then preempts a decode instead of waiting out its time slice. Five
+    /// steps (a third of the loop's CPU share when both are busy), not more: a decode starved
+    /// while a compositor and the animation take the CPU would leave a card empty.
+    static let backgroundNice: Int32 = 5
 
     /// `background`: decodes and loads, which must never hold up a frame.
     static func start(name: String, background: Bool = false, _ body: @escaping () -> Void) {

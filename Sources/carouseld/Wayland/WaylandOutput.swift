@@ -34,6 +34,8 @@ final class WaylandOutput: DisplayOutput {
     /// Requests made, for the "settled means silent" figures.
     private(set) var commits = 0
     private(set) var frameCallbacksRequested = 0
+    /// Frames that came out the same as the one on screen, and were not committed.
+    private(set) var unchangedFrames = 0
     static let maxBuffers = 3
 
     var onPresented: ((Double) -> Void)?
@@ -85,13 +87,16 @@ final class WaylandOutput: DisplayOutput {
     }
     var devicePath: String { connection.socketName }
     var isFirmwareFramebuffer: Bool { false }
-    var statistics: String? { "wayland commits \(commits), frame callbacks \(frameCallbacksRequested)" }
+    var statistics: String? {
+        "wayland commits \(commits), frame callbacks \(frameCallbacksRequested), unchanged frames not committed \(unchangedFrames)"
+    }
 
     func attach(to loop: EventLoop) throws {
         self.loop = loop
         try loop.add(fd: connection.fd, name: "Wayland") { [unowned self] in
             do throws(DisplayError) {
                 try connection.dispatch()
+                seat?.flushUnframed()
                 retired.removeAll { !$0.held }
             } catch {
                 loop.remove(fd: connection.fd)
@@ -113,14 +118,20 @@ final class WaylandOutput: DisplayOutput {
         }
         let buffer = try freeBuffer(width: Int(size.width), height: Int(size.height))
         draw(buffer.pixels)
-        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        var damage = FrameDamage.Rect(x: 0, y: 0, width: buffer.width, height: buffer.height)
         if let previous = lastCommitted, previous !== buffer, previous.width == buffer.width, previous.height == buffer.height {
-            if let rect = FrameDamage.changed(previous.pixels, buffer.pixels) {
-                wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+            guard let changed = FrameDamage.changed(previous.pixels, buffer.pixels) else {
+                // The same picture as on screen: nothing to commit. A commit without damage
+                // would get no frame callback from wlroots (it repaints nothing), and the next
+                // frame would wait forever; the frame is "presented" now instead.
+                unchangedFrames += 1
+                loop?.post { [weak self] in self?.onPresented?(MonotonicClock.now()) }
+                return
             }
-        } else {
-            wl_surface_damage_buffer(surface, 0, 0, Int32.max, Int32.max)
+            damage = changed
         }
+        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        wl_surface_damage_buffer(surface, Int32(damage.x), Int32(damage.y), Int32(damage.width), Int32(damage.height))
         frameCallback = wl_surface_frame(surface)
         frameCallbacksRequested += 1
         if let frameCallback { wl_callback_add_listener(frameCallback, Self.frameListener, listenerData(self)) }

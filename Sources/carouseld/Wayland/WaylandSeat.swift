@@ -63,6 +63,15 @@ final class WaylandSeat {
         deliver(events.seatCapabilities(caps, seat: name, now: MonotonicClock.now()))
     }
 
+    /// Touches that arrived without a closing `wl_touch.frame` by the end of a dispatch (cage
+    /// 0.1.4 sends none): delivered as one group, as if the frame had come.
+    func flushUnframed() {
+        guard !pendingTouch.isEmpty else { return }
+        let batch = pendingTouch + [events.touchFrame(now: MonotonicClock.now())]
+        pendingTouch.removeAll()
+        deliver(batch)
+    }
+
     /// Pointer events come in groups closed by `frame` (wl_seat 5); older seats send no frame.
     private func pointerEvent(_ event: DeviceEvent) {
         pendingPointer.append(event)
