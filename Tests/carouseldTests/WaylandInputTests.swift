@@ -103,3 +103,44 @@ final class WaylandInputTests: XCTestCase {
         XCTAssertEqual(second - first, 0.016, accuracy: 1e-9)
     }
 }
+
+/// A compositor that sends no wl_touch.frame (cage 0.1.4): one group per hardware report.
+final class WaylandUnframedTouchTests: XCTestCase {
+    override func setUp() { Log.sink = { _, _ in } }
+    override func tearDown() { Log.sink = nil }
+
+    func testUnframedTouchesAreGroupedByTimestamp() {
+        var w = WaylandInputEvents()
+        _ = w.seatCapabilities([.touch], seat: "seat0", now: 1)
+        let unframed = [w.touchDown(id: 0, x: 900, y: 300, ms: 1000, now: 1.1),
+                        w.touchMotion(id: 0, x: 880, y: 300, ms: 1008, now: 1.1),
+                        w.touchMotion(id: 0, x: 850, y: 300, ms: 1016, now: 1.1),
+                        w.touchDown(id: 1, x: 100, y: 300, ms: 1016, now: 1.1)]
+        var t = InputTranslator(settings: ShellSettings(), screen: Size(width: 1280, height: 720))
+        let frames = t.translate(w.framedByTime(unframed)).compactMap { action -> TouchFrame? in
+            if case .touch(let frame) = action { return frame } else { return nil }
+        }
+        XCTAssertEqual(frames.map(\.time), [1.0, 1.008, 1.016], "one frame per report, at its own time")
+        XCTAssertEqual(frames.map(\.samples.count), [1, 1, 2], "the two changes of one report stay together")
+    }
+
+    /// Through the engine: the release velocity of an unframed swipe is the finger's, not the
+    /// speed of a whole swipe stacked at one instant.
+    func testUnframedSwipeKeepsTheFingersVelocity() {
+        var w = WaylandInputEvents()
+        let screen = Size(width: 1280, height: 720)
+        var t = InputTranslator(settings: ShellSettings(), screen: screen)
+        _ = t.translate(w.seatCapabilities([.touch], seat: "seat0", now: 1))
+        var engine = CarouselEngine(config: CarouselConfig(), itemCount: 5, viewport: screen, now: 1)
+        var batch: [DeviceEvent] = [w.touchDown(id: 0, x: 1000, y: 300, ms: 1000, now: 1.2)]
+        for step in 1...12 {  // 2000 px/s: 16 px every 8 ms
+            batch.append(w.touchMotion(id: 0, x: 1000 - Double(step) * 16, y: 300, ms: UInt32(1000 + step * 8), now: 1.2))
+        }
+        batch.append(w.touchUp(id: 0, ms: 1100, now: 1.2))
+        var release: Double?
+        for action in t.translate(w.framedByTime(batch)) {
+            for event in engine.apply(action) { if case .release(_, let vx, _, _, _) = event { release = vx } }
+        }
+        XCTAssertEqual(release ?? 0, -2000, accuracy: 200)
+    }
+}

@@ -79,6 +79,31 @@ struct WaylandInputEvents {
         .key(device: Self.keyboardDevice, code: Int(code), pressed: pressed, time: clock.seconds(ms: ms, now: now))
     }
 
+    /// Touch events a compositor sent with no closing `wl_touch.frame` (cage 0.1.4 sends none),
+    /// grouped as libinput would have framed them: events with the same timestamp belong to one
+    /// hardware report. One group per report keeps the velocity fit's samples apart; a single
+    /// group would stack a whole swipe's motion at one instant.
+    func framedByTime(_ events: [DeviceEvent]) -> [DeviceEvent] {
+        var framed: [DeviceEvent] = []
+        var groupTime: Double?
+        for event in events {
+            let time = Self.time(of: event) ?? groupTime ?? 0
+            if let open = groupTime, time != open { framed.append(.touchFrame(device: Self.touchDevice, time: open)) }
+            framed.append(event)
+            groupTime = time
+        }
+        if let open = groupTime { framed.append(.touchFrame(device: Self.touchDevice, time: open)) }
+        return framed
+    }
+
+    private static func time(of event: DeviceEvent) -> Double? {
+        switch event {
+        case .touchDown(_, _, _, _, let t), .touchMotion(_, _, _, _, let t), .touchUp(_, _, let t),
+             .touchCancel(_, _, let t), .touchFrame(_, let t): return t
+        default: return nil
+        }
+    }
+
     private mutating func stamp(_ ms: UInt32, _ now: Double) -> Double {
         let time = clock.seconds(ms: ms, now: now)
         lastTouchTime = time

@@ -64,10 +64,10 @@ final class WaylandSeat {
     }
 
     /// Touches that arrived without a closing `wl_touch.frame` by the end of a dispatch (cage
-    /// 0.1.4 sends none): delivered as one group, as if the frame had come.
+    /// 0.1.4 sends none): delivered one group per timestamp, as if the frames had come.
     func flushUnframed() {
         guard !pendingTouch.isEmpty else { return }
-        let batch = pendingTouch + [events.touchFrame(now: MonotonicClock.now())]
+        let batch = events.framedByTime(pendingTouch)
         pendingTouch.removeAll()
         deliver(batch)
     }
