@@ -57,16 +57,16 @@ enum ImageDecoder {
         let (header, read) = try checkedHeader(file, maxPixels: spec.maxImagePixels)
         // The header is checked; only now is the rest of the file (at most maxFileBytes) read.
         let bytes = read.count < probeBytes || read.count >= file.size ? read : try file.read()
+        let upright = header.upright
+        let needed = FitPlacement(imageWidth: upright.width, imageHeight: upright.height,
+                                  cardWidth: spec.width, cardHeight: spec.height, fit: spec.fit).scale
         return try bytes.withUnsafeBytes { (raw) throws(ImageError) -> Decoded in
             switch try decodableFormat(raw, path: path) {
             case .jpeg:
-                let upright = header.upright
-                let needed = FitPlacement(imageWidth: upright.width, imageHeight: upright.height,
-                                          cardWidth: spec.width, cardHeight: spec.height, fit: spec.fit).scale
                 if let rows = try JPEGRowDecoder.open(bytes, header: header, neededScale: needed) { return .rows(rows) }
                 return .whole(try JPEGDecoder.decode(raw, header: header, neededScale: needed))
             case .png: return .whole(try PNGDecoder.decode(raw, background: spec.background))
-            case .webp: return .whole(try WebPDecoder.decode(raw))
+            case .webp: return .whole(try WebPDecoder.decode(raw, neededScale: needed))
             }
         }
     }

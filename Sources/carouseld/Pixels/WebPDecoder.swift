@@ -8,10 +8,17 @@ enum WebPDecoder {
         return ImageHeader(width: Int(features.width), height: Int(features.height))
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> DecodedImage {
+    /// `neededScale` (< 1 for a card smaller than the picture): libwebp's own rescaler decodes
+    /// straight to that size (`use_scaling`), so no full-size buffer exists: a 4096x4096 WebP
+    /// for a 1000-pixel card takes 4 MB, not 64 MB.
+    static func decode(_ bytes: UnsafeRawBufferPointer, neededScale: Double = 1) throws(ImageError) -> DecodedImage {
         let features = try features(bytes)
         if features.has_animation != 0 { throw .unsupported("animated WebP") }
-        let width = Int(features.width), height = Int(features.height)
+        let fullWidth = Int(features.width), fullHeight = Int(features.height)
+        let scale = min(1, max(neededScale, 1 / Double(max(1, min(fullWidth, fullHeight)))))
+        // Rounded up: the card maker then resamples about 1:1, never up.
+        let width = scale < 1 ? max(1, Int((Double(fullWidth) * scale).rounded(.up))) : fullWidth
+        let height = scale < 1 ? max(1, Int((Double(fullHeight) * scale).rounded(.up))) : fullHeight
         let alpha = features.has_alpha != 0
         guard let pixels = PixelImage(width: width, height: height, format: PIXMAN_a8r8g8b8)
         else { throw .outOfMemory(width: width, height: height) }
@@ -23,6 +30,11 @@ enum WebPDecoder {
         config.output.u.RGBA.rgba = pixels.base.assumingMemoryBound(to: UInt8.self)
         config.output.u.RGBA.stride = Int32(pixels.stride)
         config.output.u.RGBA.size = pixels.byteCount
+        if width != fullWidth || height != fullHeight {
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(width)
+            config.options.scaled_height = Int32(height)
+        }
         let status = WebPDecode(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &config)
         WebPFreeDecBuffer(&config.output)
         guard status == VP8_STATUS_OK else { throw classify(status) }

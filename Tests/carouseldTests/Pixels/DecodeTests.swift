@@ -139,6 +139,30 @@ final class DecodeTests: XCTestCase {
         assertColour(card.pixel(x: 80, y: 25), c, tolerance: 10, "right stripe")
     }
 
+    /// A WebP larger than its card is decoded straight to the card's size by libwebp's
+    /// rescaler: no full-size buffer, and the card still shows the right picture.
+    func testLargeWebPIsDecodedAtCardSize() throws {
+        let dir = try TestPictures.temporaryDirectory(self)
+        for lossless in [true, false] {
+            let path = try TestPictures.write(TestPictures.webp(TestPictures.stripes([a, c], width: 800, height: 400),
+                                                                lossless: lossless), "\(dir)/big-\(lossless).webp")
+            let spec = CardSpec(width: 100, height: 50)
+            guard case .whole(let decoded) = try ImageDecoder.decode(path: path, spec: spec) else {
+                return XCTFail("a WebP is decoded whole")
+            }
+            XCTAssertEqual([decoded.pixels.width, decoded.pixels.height], [100, 50], "decoded at the card's size, lossless \(lossless)")
+            let card = try ImageDecoder.makeCard(path: path, spec: spec)
+            assertColour(card.pixel(x: 20, y: 25), a, tolerance: 10, "left stripe")
+            assertColour(card.pixel(x: 80, y: 25), c, tolerance: 10, "right stripe")
+        }
+        // Cover on a card of another shape: scaled to cover it, never below the card.
+        let wide = try TestPictures.write(TestPictures.webp(TestPictures.stripes([a, c], width: 800, height: 400)), "\(dir)/wide.webp")
+        guard case .whole(let cover) = try ImageDecoder.decode(path: wide, spec: CardSpec(width: 60, height: 60, fit: .cover)) else {
+            return XCTFail("a WebP is decoded whole")
+        }
+        XCTAssertEqual([cover.pixels.width, cover.pixels.height], [120, 60])
+    }
+
     func testFormatIsDetectedByContentNotName() throws {
         let dir = try TestPictures.temporaryDirectory(self)
         let path = try TestPictures.writePNG(TestPictures.solid(b, width: 30, height: 30), "\(dir)/actually-a-png.jpg")
