@@ -16,6 +16,16 @@ final class ConfigLiveReloadTests: XCTestCase {
         live.handleLoaded()
     }
 
+    /// SIGHUP, then the whole flow at `now` with the strip at rest: the load started, finished,
+    /// and swapped in (or refused).
+    private func reloadAtRest(_ live: LiveConfig, _ target: EngineTarget, now: Double,
+                              file: StaticString = #filePath, line: UInt = #line) -> ReloadController.Outcome? {
+        live.requestReload()
+        XCTAssertNil(live.reloadIfDue(into: target, now: now), "the load starts, off the loop", file: file, line: line)
+        finishLoad(live, file: file, line: line)
+        return live.reloadIfDue(into: target, now: now)
+    }
+
     /// The daemon's part of step 5, on a bare engine.
     private final class EngineTarget: ReloadTarget {
         var engine: CarouselEngine
@@ -94,10 +104,7 @@ final class ConfigLiveReloadTests: XCTestCase {
         XCTAssertEqual(target.engine.selectedIndex, 2, "c.jpg on screen")
         try dir.write("carouseld.conf", "interval = 9\n")
         try dir.write("playlist.m3u", "d.jpg\n#EXTINF:7,C\nc.jpg\na.jpg\n")
-        live.requestReload()
-        XCTAssertNil(live.reloadIfDue(into: target, now: now))
-        finishLoad(live)
-        XCTAssertEqual(live.reloadIfDue(into: target, now: now), .applied(keepIndex: 1))
+        XCTAssertEqual(reloadAtRest(live, target, now: now), .applied(keepIndex: 1))
         XCTAssertEqual(target.engine.selectedIndex, 1)
         XCTAssertEqual(target.engine.itemCount, 3)
         XCTAssertEqual(target.engine.config.interval, 9)
@@ -109,10 +116,7 @@ final class ConfigLiveReloadTests: XCTestCase {
         let live = try LiveConfig(directory: dir.path)
         let target = EngineTarget(live)
         try dir.write("carouseld.conf", "spacing = -4\n")
-        live.requestReload()
-        live.reloadIfDue(into: target, now: 1)
-        finishLoad(live)
-        guard case .rejected? = live.reloadIfDue(into: target, now: 1) else { return XCTFail("must be rejected") }
+        guard case .rejected? = reloadAtRest(live, target, now: 1) else { return XCTFail("must be rejected") }
         XCTAssertEqual(target.swaps, [], "the target is not touched")
         XCTAssertEqual(target.engine.itemCount, 2)
     }
@@ -124,10 +128,7 @@ final class ConfigLiveReloadTests: XCTestCase {
         let live = try LiveConfig(directory: dir.path)
         let target = EngineTarget(live)
         try dir.write("carouseld.conf", "media = \"photos\"\n")
-        live.requestReload()
-        live.reloadIfDue(into: target, now: 1)
-        finishLoad(live)
-        XCTAssertEqual(live.reloadIfDue(into: target, now: 1), .applied(keepIndex: nil))
+        XCTAssertEqual(reloadAtRest(live, target, now: 1), .applied(keepIndex: nil))
         XCTAssertEqual(live.watchedMediaDirectory, dir.url("photos"))
         XCTAssertEqual(target.swaps.map(\.mediaDirectory), [dir.url("photos")])
     }

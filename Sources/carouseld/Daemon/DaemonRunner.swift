@@ -46,8 +46,9 @@ final class DaemonRunner {
     private var inputOpening: BackgroundTask<Result<InputSource, Error>>?
     /// What the display was opened with (the command line wins; a reload does not change it).
     private let outputSettings: OutputSettings
-    /// The rotation the display really uses: under Wayland the compositor turns the screen.
-    private var displayRotation: Int { wayland == nil ? outputSettings.rotation : 0 }
+    /// The rotation the display really uses (libinput's touches are turned with it; the
+    /// Wayland seat's arrive turned by the compositor).
+    private var displayRotation: Int { outputSettings.rotation }
 
     /// Milestones of the start, in ms after exec, for the first-frame log line.
     private var startup: [String] = []
@@ -148,10 +149,7 @@ final class DaemonRunner {
             if playlist.indices.contains(index) { Log.info("showing \(index + 1)/\(playlist.count) \(playlist[index].name)") }
             live.controller.announce(selectedIndex: index)
         }
-        daemon.onResize = { [unowned self] size in
-            input?.reconfigure(settings: Self.inputSettings(live.current.shell, rotation: displayRotation), screen: size)
-            wayland?.seat?.reconfigure(settings: live.current.shell, screen: size)
-        }
+        daemon.onResize = { [unowned self] size in reconfigureInput(live.current.shell, screen: size) }
         if let wayland { wireWayland(wayland) }
         try loop.add(fd: signals.fd, name: "signals") { [unowned self] in
             for signal in signals.drain() { handle(signal: signal) }
@@ -188,7 +186,7 @@ final class DaemonRunner {
         wayland.seat?.onActions = { [unowned self] actions in
             for action in actions { daemon.updateEngine { $0.apply(action) } }
         }
-        wayland.seat?.reconfigure(settings: live.current.shell, screen: display.size ?? daemon.engine.viewport)
+        reconfigureInput(live.current.shell)
         wayland.seat?.startupFinished()
     }
 
@@ -232,8 +230,7 @@ final class DaemonRunner {
     private func watch(_ source: InputSource) {
         input = source
         // The screen or the config may have changed while the devices were being opened.
-        source.reconfigure(settings: Self.inputSettings(live.current.shell, rotation: displayRotation),
-                           screen: display.size ?? daemon.engine.viewport)
+        reconfigureInput(live.current.shell)
         do {
             try loop.add(fd: source.fd, name: "libinput") { [unowned self] in
                 for action in source.dispatch() { daemon.updateEngine { $0.apply(action) } }
@@ -274,6 +271,14 @@ final class DaemonRunner {
         return settings
     }
 
+    /// New settings or a new screen size for whichever input there is: libinput's devices, or
+    /// the Wayland seat (which leaves rotation to the compositor).
+    private func reconfigureInput(_ shell: ShellSettings, screen: Size? = nil) {
+        let screen = screen ?? display.size ?? daemon.engine.viewport
+        input?.reconfigure(settings: Self.inputSettings(shell, rotation: displayRotation), screen: screen)
+        wayland?.seat?.reconfigure(settings: shell, screen: screen)
+    }
+
 }
 
 /// Step 5 of the reload (`LiveConfig`): the new config goes into the engine, a new image store
@@ -292,9 +297,7 @@ extension DaemonRunner: ReloadTarget {
         }
         loop.remove(fd: renderer.store.readyFD)
         renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport, replacing: renderer.store)
-        input?.reconfigure(settings: Self.inputSettings(loaded.shell, rotation: displayRotation),
-                           screen: display.size ?? daemon.engine.viewport)
-        wayland?.seat?.reconfigure(settings: loaded.shell, screen: display.size ?? daemon.engine.viewport)
+        reconfigureInput(loaded.shell)
         daemon.replaceRenderer(renderer)
         do { try watchStore() } catch { Log.error("watching the image store: \(error)") }
     }

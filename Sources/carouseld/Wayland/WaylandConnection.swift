@@ -78,6 +78,11 @@ final class WaylandConnection {
 
     deinit { wl_display_disconnect(display) }
 
+    /// The mode an output is showing now (the first output's, when there are several).
+    var currentMode: (width: Int32, height: Int32, millihertz: Int32)? {
+        outputs.lazy.flatMap(\.modes).first { $0.current }.map { ($0.width, $0.height, $0.millihertz) }
+    }
+
     /// The connection's socket, for the event loop.
     var fd: Int32 { wl_display_get_fd(display) }
 

@@ -69,6 +69,12 @@ struct WaylandInputEvents {
         .pointerMotionAbsolute(device: Self.pointerDevice, x: x, y: y, time: clock.seconds(ms: ms, now: now))
     }
 
+    /// `wl_pointer.enter` carries no time: the pointer is where it entered, now. (A stamp made
+    /// up from `now` would move the clock's anchor for a compositor with another time base.)
+    func pointerEnter(x: Double, y: Double, now: Double) -> DeviceEvent {
+        .pointerMotionAbsolute(device: Self.pointerDevice, x: x, y: y, time: now)
+    }
+
     mutating func pointerButton(button: UInt32, pressed: Bool, ms: UInt32, now: Double) -> DeviceEvent {
         .pointerButton(device: Self.pointerDevice, button: Int(button), pressed: pressed,
                        time: clock.seconds(ms: ms, now: now))

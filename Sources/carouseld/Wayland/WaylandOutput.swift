@@ -81,8 +81,7 @@ final class WaylandOutput: DisplayOutput {
             && (buffers.contains { !$0.held } || buffers.count < Self.maxBuffers)
     }
     var refreshInterval: Double {
-        let current = connection.outputs.lazy.flatMap(\.modes).first { $0.current }
-        guard let mhz = current?.millihertz, mhz > 0 else { return 1.0 / 60 }
+        guard let mhz = connection.currentMode?.millihertz, mhz > 0 else { return 1.0 / 60 }
         return 1000 / Double(mhz)
     }
     var devicePath: String { connection.socketName }
@@ -173,7 +172,7 @@ final class WaylandOutput: DisplayOutput {
         xdg_surface_ack_configure(xdgSurface, serial)
         let requested = configuredSize ?? (0, 0)
         // 0 means "your choice": the output's current mode, as a fullscreen client would pick.
-        let fallback = connection.outputs.lazy.flatMap(\.modes).first { $0.current }
+        let fallback = connection.currentMode
         let width = Int(requested.width > 0 ? requested.width : fallback?.width ?? 1280)
         let height = Int(requested.height > 0 ? requested.height : fallback?.height ?? 720)
         let newSize = Size(width: Double(width), height: Double(height))

@@ -120,9 +120,8 @@ final class WaylandSeat {
     nonisolated(unsafe) private static let pointerListener = listenerTable(wl_pointer_listener(
         enter: { data, _, _, _, x, y in
             guard let seat = listenerOwner(data, as: WaylandSeat.self) else { return }
-            let now = MonotonicClock.now()
-            seat.pointerEvent(seat.events.pointerMotion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y),
-                                                        ms: UInt32(truncatingIfNeeded: Int64(now * 1000)), now: now))
+            seat.pointerEvent(seat.events.pointerEnter(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y),
+                                                       now: MonotonicClock.now()))
         },
         leave: { _, _, _, _ in },
         motion: { data, _, ms, x, y in
