@@ -266,3 +266,85 @@ final class DaemonPacingTests: XCTestCase {
         XCTAssertEqual(output.presents, 1)
     }
 }
+
+/// Several screens showing one carousel (mirror, span).
+final class DaemonScreensPacingTests: XCTestCase {
+    private func makeDaemon() throws -> (Daemon, [FakeOutput], [RecordingRenderer], EventLoop) {
+        let loop = try EventLoop()
+        let outputs = [FakeOutput(), FakeOutput()]
+        let renderers = [RecordingRenderer(), RecordingRenderer()]
+        var config = CarouselConfig()
+        config.interval = 0
+        let engine = CarouselEngine(config: config, itemCount: 3, viewport: Size(width: 1, height: 1),
+                                    now: MonotonicClock.now())
+        let views = zip(outputs, renderers).map { ScreenView(output: $0, renderer: $1) }
+        return (try Daemon(engine: engine, views: views, loop: loop), outputs, renderers, loop)
+    }
+
+    func testEveryScreenShowsTheLayoutOfTheSameInstant() throws {
+        let (daemon, outputs, renderers, loop) = try makeDaemon()
+        daemon.start()
+        var t = MonotonicClock.now()
+        outputs[0].completeFlip(at: t)
+        outputs[1].completeFlip(at: t + 0.004)
+        daemon.updateEngine { $0.page(by: 1, now: t) }
+        try loop.runOnce(timeoutMilliseconds: 0)
+        for _ in 0..<5 {
+            t += 1.0 / 60
+            outputs[0].completeFlip(at: t)          // the leader paces
+            outputs[1].completeFlip(at: t + 0.007)  // the other one flips later in the frame
+        }
+        XCTAssertGreaterThan(renderers[0].layouts.count, 5)
+        XCTAssertEqual(renderers[0].layouts, renderers[1].layouts, "the second screen draws the leader's layouts, no others")
+    }
+
+    func testASlowScreenNeverHoldsTheLeaderUp() throws {
+        let (daemon, outputs, renderers, loop) = try makeDaemon()
+        daemon.start()
+        var t = MonotonicClock.now()
+        outputs[0].completeFlip(at: t)
+        daemon.updateEngine { $0.page(by: 1, now: t) }
+        try loop.runOnce(timeoutMilliseconds: 0)
+        for _ in 0..<10 {   // the second screen never completes its first flip
+            t += 1.0 / 60
+            outputs[0].completeFlip(at: t)
+        }
+        XCTAssertEqual(renderers[0].layouts.count, 12)
+        XCTAssertEqual(outputs[1].presents, 1)
+        XCTAssertEqual(outputs[1].presentsWhilePending, 0)
+        // When it completes, it catches up with what the leader shows now, not with old frames.
+        outputs[1].completeFlip(at: t + 0.001)
+        XCTAssertEqual(renderers[1].layouts.last, renderers[0].layouts.last)
+    }
+
+    func testALeaderThatStopsFlippingHandsThePaceToTheTimer() throws {
+        let (daemon, outputs, renderers, loop) = try makeDaemon()
+        daemon.start()
+        let t = MonotonicClock.now()
+        outputs[0].completeFlip(at: t)
+        outputs[1].completeFlip(at: t)
+        daemon.updateEngine { $0.page(by: 1, now: t) }
+        try loop.runOnce(timeoutMilliseconds: 0)
+        let before = renderers[1].layouts.count
+        outputs[1].completeFlip(at: t + 0.001)
+        // The leader's flip never completes (its screen went dark): the other screen still moves.
+        let start = MonotonicClock.now()
+        while renderers[1].layouts.count < before + 2 && MonotonicClock.now() - start < 2 {
+            try loop.runOnce(timeoutMilliseconds: 100)
+            if outputs[1].pending { outputs[1].completeFlip(at: MonotonicClock.now()) }
+        }
+        XCTAssertGreaterThanOrEqual(renderers[1].layouts.count, before + 2)
+    }
+
+    func testTheArrangementSetsTheViewportAndIsToldOfScreenChanges() throws {
+        let (daemon, outputs, _, _) = try makeDaemon()
+        var resized: [Size] = []
+        daemon.arrange = { sizes in ScreenArrangement.span(sizes)?.viewport }
+        daemon.onResize = { resized.append($0) }
+        daemon.rearrange()
+        XCTAssertEqual(daemon.engine.viewport, Size(width: 1280, height: 400))
+        outputs[1].changeScreen(to: nil)
+        XCTAssertEqual(daemon.engine.viewport, Size(width: 640, height: 400))
+        XCTAssertEqual(resized, [Size(width: 1280, height: 400), Size(width: 640, height: 400)])
+    }
+}

@@ -1,34 +1,52 @@
 import CarouselEngine
 import Glibc
 
-/// The running carousel: feeds time to the engine and puts its layouts on the output.
+/// One screen the carousel is shown on: its output, its renderer (which knows where on the
+/// carousel this screen looks: `ViewTransform`), and what it shows now.
+final class ScreenView {
+    let output: DisplayOutput
+    fileprivate(set) var renderer: FrameRenderer
+    fileprivate var lastDrawn: FrameLayout?
+    fileprivate var redraw = true
+
+    init(output: DisplayOutput, renderer: FrameRenderer) {
+        self.output = output; self.renderer = renderer
+    }
+}
+
+/// The running carousel: feeds time to the engine and puts its layouts on the outputs.
 ///
-/// Pacing: while something moves, the next frame is composed when the previous flip
-/// completes, with the flip's timestamp as `now`; a second flip is never queued. On displays
-/// whose flips complete at once (virtual GPUs), frames are held back to the mode's refresh
-/// with the timer. While settled nothing is drawn or committed, and the only timer is the
-/// earliest deadline: the engine's auto-advance, or one registered with `addWakeup`.
+/// Pacing: while something moves, the next frame is composed when the previous flip of the
+/// leading screen (the first one lit) completes, with the flip's timestamp as `now`; a second
+/// flip is never queued. Every other screen gets that same layout as soon as its own flip
+/// allows, so screens showing one carousel never disagree by more than a frame, and a slow
+/// or dark screen never holds the others up. On displays whose flips complete at once
+/// (virtual GPUs), frames are held back to the mode's refresh with the timer. While settled
+/// nothing is drawn or committed, and the only timer is the earliest deadline: the engine's
+/// auto-advance, or one registered with `addWakeup`.
 final class Daemon {
     private(set) var engine: CarouselEngine
-    let output: DisplayOutput
-    private(set) var renderer: FrameRenderer
+    let views: [ScreenView]
     private let loop: EventLoop
     private let timer: DeadlineTimer
     private var wakeups: [(deadline: () -> Double?, action: (Double) -> Void)] = []
-    private var lastDrawn: FrameLayout?
-    private var redraw = true
+    /// The layout of the last tick: what every screen should show.
+    private var current: FrameLayout?
     private var tickPosted = false
     private var stopped = false
     private var holdUntil: Double?
     private var lastPresented: Double?
-    /// Frames that became visible so far, and the time the first one did.
+    /// Frames that became visible so far (on any screen), and the time the first one did.
     private(set) var framesPresented = 0
     private(set) var firstFrameTime: Double?
     /// Called for each engine event (logs, systemd status).
     var onEvent: ((CarouselEvent) -> Void)?
     /// Called once, when the first frame is on screen (READY=1).
     var onFirstFrame: ((Double) -> Void)?
-    /// Called with the new picture size when a screen appears or changes mode (touch mapping).
+    /// The engine's viewport for the screens' sizes (nil: not lit); by default the first lit one.
+    var arrange: ([Size?]) -> Size? = { sizes in sizes.lazy.compactMap { $0 }.first }
+    /// Called with the new viewport when a screen appears or changes mode (touch mapping,
+    /// renderers of several screens).
     var onResize: ((Size) -> Void)?
     /// True while a finger is down. The engine's clock then advances only with touch frames:
     /// their kernel times trail the wall clock (more so while a frame is being drawn), and a
@@ -36,17 +54,26 @@ final class Daemon {
     /// which reads as a finger that rested before lifting (no fling).
     var fingersDown: Bool { engine.hasFingersDown }
 
-    init(engine: CarouselEngine, output: DisplayOutput, renderer: FrameRenderer, loop: EventLoop) throws {
-        self.engine = engine; self.output = output; self.renderer = renderer; self.loop = loop
+    convenience init(engine: CarouselEngine, output: DisplayOutput, renderer: FrameRenderer, loop: EventLoop) throws {
+        try self.init(engine: engine, views: [ScreenView(output: output, renderer: renderer)], loop: loop)
+    }
+
+    init(engine: CarouselEngine, views: [ScreenView], loop: EventLoop) throws {
+        self.engine = engine; self.views = views; self.loop = loop
         timer = try DeadlineTimer()
         try loop.add(fd: timer.fd, name: "frame and wakeup timer") { [unowned self] in
             if timer.acknowledge() { tick(now: MonotonicClock.now()) }
         }
-        output.onPresented = { [unowned self] time in presented(at: time) }
-        output.onScreenChanged = { [unowned self] in screenChanged() }
-        try output.attach(to: loop)
-        if let size = output.size { self.engine.resize(size) }
+        for view in views {
+            view.output.onPresented = { [unowned self, unowned view] time in presented(view, at: time) }
+            view.output.onScreenChanged = { [unowned self, unowned view] in screenChanged(view) }
+            try view.output.attach(to: loop)
+        }
+        if let size = arrange(views.map(\.output.size)) { self.engine.resize(size) }
     }
+
+    /// The screen that paces the frames: the first one lit.
+    private var leader: ScreenView? { views.first { $0.output.size != nil } }
 
     /// Draws the first frame (if a screen is there) and arms the first deadline.
     func start() { tick(now: MonotonicClock.now()) }
@@ -74,14 +101,22 @@ final class Daemon {
 
     /// Draws the next frame even if the layout did not change (an image arrived).
     func setNeedsRedraw() {
-        redraw = true
+        for view in views { view.redraw = true }
         scheduleTick()
     }
 
-    /// Uses a new renderer (the config changed) and redraws everything with it.
-    func replaceRenderer(_ renderer: FrameRenderer) {
-        self.renderer = renderer
+    /// Uses new renderers, one per screen (the config or the screens changed), and redraws
+    /// everything with them.
+    func replaceRenderers(_ renderers: [FrameRenderer]) {
+        for (view, renderer) in zip(views, renderers) { view.renderer = renderer }
         setNeedsRedraw()
+    }
+
+    /// Applies the current arrangement again (the runner's `arrange` changed its mind).
+    func rearrange() {
+        guard let size = arrange(views.map(\.output.size)) else { return }
+        engine.resize(size)
+        onResize?(size)
     }
 
     /// Calls `action(now)` from the loop once `deadline()` has passed; the loop sleeps no
@@ -118,16 +153,21 @@ final class Daemon {
         armTimer()
     }
 
-    private func presented(at time: Double) {
+    private func presented(_ view: ScreenView, at time: Double) {
         framesPresented += 1
         if firstFrameTime == nil {
             firstFrameTime = time
             onFirstFrame?(time)
         }
         Log.debug("frame \(framesPresented) visible at \(time)")
+        // Another screen: it catches up with the layout the leader is showing.
+        guard view === leader else {
+            if let current { draw(current, on: view) }
+            return
+        }
         // A flip that completed well before one refresh period after the previous one (a
         // virtual GPU): hold the next frame until that "vblank", and count from there.
-        let refresh = output.refreshInterval
+        let refresh = view.output.refreshInterval
         if let previous = lastPresented, time - previous < refresh * 0.9 {
             holdUntil = previous + refresh
             lastPresented = previous + refresh
@@ -137,30 +177,32 @@ final class Daemon {
         tick(now: time)
     }
 
-    private func screenChanged() {
-        if let size = output.size {
-            Log.info("screen \(output.summary)")
-            engine.resize(size)
-            onResize?(size)
-        }
-        renderer.invalidate()
+    private func screenChanged(_ view: ScreenView) {
+        if view.output.size != nil { Log.info("screen \(view.output.summary)") }
+        rearrange()
+        view.renderer.invalidate()
         lastPresented = nil
         holdUntil = nil
         setNeedsRedraw()
     }
 
     private func drawIfChanged() {
-        guard output.canPresent, output.size != nil else { return }
         let layout = engine.layout()
+        current = layout
+        for view in views { draw(layout, on: view) }
+    }
+
+    private func draw(_ layout: FrameLayout, on view: ScreenView) {
+        guard view.output.canPresent, view.output.size != nil else { return }
         // A fast frame sampled nearest is followed by the same layout drawn bilinear, so a
         // finger that stops dead never leaves a coarse frame on screen.
-        guard redraw || layout != lastDrawn || renderer.needsRefinement else { return }
+        guard view.redraw || layout != view.lastDrawn || view.renderer.needsRefinement else { return }
         do {
-            try output.present { target in renderer.draw(layout, into: target) }
-            lastDrawn = layout
-            redraw = false
+            try view.output.present { target in view.renderer.draw(layout, into: target) }
+            view.lastDrawn = layout
+            view.redraw = false
         } catch {
-            Log.error("presenting a frame: \(error)")
+            Log.error("presenting a frame on \(view.output.summary): \(error)")
         }
     }
 
@@ -168,10 +210,14 @@ final class Daemon {
         var next: Double?
         if let holdUntil {
             next = holdUntil
-        } else if engine.isMoving {
+        } else if engine.isMoving, let leader {
             // A pending flip drives the next frame; if none is pending (the layout did not
-            // change this instant, or no screen), look again one refresh later.
-            next = output.canPresent ? MonotonicClock.now() + output.refreshInterval : nil
+            // change this instant), look again one refresh later. With several screens, a
+            // leader whose flip does not complete (a screen gone dark mid-frame) must not
+            // stop the others: they go on at a quarter of the rate.
+            let refresh = leader.output.refreshInterval
+            next = leader.output.canPresent ? MonotonicClock.now() + refresh
+                : views.count > 1 ? MonotonicClock.now() + 4 * refresh : nil
         } else {
             next = engine.nextDeadline
         }

@@ -298,7 +298,7 @@ extension DaemonRunner: ReloadTarget {
         loop.remove(fd: renderer.store.readyFD)
         renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport, replacing: renderer.store)
         reconfigureInput(loaded.shell)
-        daemon.replaceRenderer(renderer)
+        daemon.replaceRenderers([renderer])
         do { try watchStore() } catch { Log.error("watching the image store: \(error)") }
     }
 }

@@ -16,17 +16,31 @@ extension FrameRenderer {
 }
 
 /// The daemon's renderer: the pixels compositor over the image store's pre-scaled cards.
+/// On one of several screens, it draws the engine's layout as that screen shows it (`view`).
 final class CompositorRenderer: FrameRenderer {
     let store: ImageStore
     let compositor: Compositor
+    let view: ViewTransform
 
-    init(store: ImageStore, config: CarouselConfig) {
+    init(store: ImageStore, config: CarouselConfig, view: ViewTransform = .identity) {
         self.store = store
-        compositor = Compositor(config: config, store: store)
+        self.view = view
+        compositor = Compositor(config: Self.scaledDots(config, by: view.scale), store: store,
+                                origin: (view.originX, view.originY))
     }
 
     func draw(_ layout: FrameLayout, into target: PixelBuffer) {
-        if !compositor.compose(layout, into: target) { Log.debug("frame unchanged in its buffer: nothing composed") }
+        if !compositor.compose(view.apply(layout), into: target) { Log.debug("frame unchanged in its buffer: nothing composed") }
+    }
+
+    /// A mirror at twice the size shows dots twice as large, like everything else on it.
+    private static func scaledDots(_ config: CarouselConfig, by scale: Double) -> CarouselConfig {
+        guard scale != 1 else { return config }
+        var scaled = config
+        scaled.dotSize *= scale
+        scaled.dotSpacing *= scale
+        scaled.dotsMargin *= scale
+        return scaled
     }
 
     func invalidate() { compositor.invalidate() }

@@ -38,7 +38,7 @@ enum DisplayOpener {
         var allConnectors: [String] = []
         for path in cards {
             do throws(DisplayError) {
-                let output = try DrmOutput(card: try DrmCard(path: path), settings: settings)
+                let output = try DrmOutput(card: try DrmCard.sharedCard(path: path), settings: settings)
                 // Without a named connector, prefer a card with a screen; the last one waits.
                 if settings.connector != nil || output.size != nil || path == cards.last { return output }
             } catch {

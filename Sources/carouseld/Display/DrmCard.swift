@@ -8,6 +8,56 @@ final class DrmCard {
     private let node: OwnedDescriptor
     /// For libdrm calls, which borrow it.
     var fd: Int32 { node.rawValue }
+    /// CRTCs given to a screen of this card (several screens share one card: one master).
+    private(set) var claimedCrtcs: Set<UInt32> = []
+    /// Screens of this card attached to the loop; its fd is watched while there is one.
+    private var attachedScreens = 0
+    private weak var loop: EventLoop?
+
+    /// Cards opened as master, shared by every screen on them: a second open of a card cannot
+    /// become DRM master while the first is open. Held weakly: a card closes with its last screen.
+    /// Only the event loop's thread opens displays.
+    nonisolated(unsafe) private static var shared: [String: WeakCard] = [:]
+    private struct WeakCard { weak var card: DrmCard? }
+
+    /// The open master card at `path`, or a newly opened one.
+    static func sharedCard(path: String) throws(DisplayError) -> DrmCard {
+        if let card = shared[path]?.card { return card }
+        let card = try DrmCard(path: path)
+        shared[path] = WeakCard(card: card)
+        return card
+    }
+
+    func claim(crtc: UInt32) { claimedCrtcs.insert(crtc) }
+    func release(crtc: UInt32) { claimedCrtcs.remove(crtc) }
+
+    /// Watches the card's fd for page-flip events; every screen of the card calls it, the
+    /// first one registers it. Each flip's user data names the screen it belongs to.
+    func attachScreen(to loop: EventLoop) throws {
+        attachedScreens += 1
+        guard attachedScreens == 1 else { return }
+        self.loop = loop
+        try loop.add(fd: fd, name: "DRM events") { [unowned self] in handleEvents() }
+    }
+
+    func detachScreen() {
+        attachedScreens = max(0, attachedScreens - 1)
+        if attachedScreens == 0 { loop?.remove(fd: fd) }
+    }
+
+    /// Reads the pending page-flip events and hands each to its screen (`DrmOutput`).
+    func handleEvents() {
+        var context = drmEventContext()
+        context.version = 2
+        context.page_flip_handler = { _, _, seconds, microseconds, userData in
+            guard let userData else { return }
+            let output = Unmanaged<DrmOutput>.fromOpaque(userData).takeUnretainedValue()
+            // Flip timestamps are CLOCK_MONOTONIC; a driver that gives none gets "now".
+            let time = seconds == 0 ? MonotonicClock.now() : Double(seconds) + Double(microseconds) / 1e6
+            output.flipCompleted(time: time)
+        }
+        drmHandleEvent(fd, &context)
+    }
 
     /// Opens `path` read-write. Errors name the fix: group video, DRM master, no KMS.
     /// `master: false` is for listing only (`carouseld outputs` works beside a running display).

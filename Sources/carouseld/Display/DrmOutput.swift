@@ -42,12 +42,15 @@ final class DrmOutput: DisplayOutput {
         return 1.0 / Double(refresh)
     }
 
+    deinit { if let crtc = screen?.target.crtcID { card.release(crtc: crtc) } }
+
     var devicePath: String { card.path }
     var isFirmwareFramebuffer: Bool { DrmCard.firmwareDrivers.contains(card.driverName) }
 
     func detach() {
-        loop?.remove(fd: card.fd)
         if let hotplug { loop?.remove(fd: hotplug.fd) }
+        if loop != nil { card.detachScreen() }
+        loop = nil
         hotplug = nil
         onPresented = nil
         onScreenChanged = nil
@@ -55,7 +58,7 @@ final class DrmOutput: DisplayOutput {
 
     func attach(to loop: EventLoop) throws {
         self.loop = loop
-        try loop.add(fd: card.fd, name: "DRM events") { [unowned self] in handleDrmEvents() }
+        try card.attachScreen(to: loop)
         hotplug = UdevMonitor(subsystems: ["drm"])
         if let hotplug {
             try loop.add(fd: hotplug.fd, name: "udev hotplug") { [unowned self] in
@@ -109,7 +112,7 @@ final class DrmOutput: DisplayOutput {
         var tries = 0
         while pending != nil && tries < 10 {
             var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
-            if poll(&p, 1, 20) > 0 { handleDrmEvents() }
+            if poll(&p, 1, 20) > 0 { card.handleEvents() }
             tries += 1
         }
         guard let saved else { return }
@@ -124,20 +127,8 @@ final class DrmOutput: DisplayOutput {
 
     // MARK: - events
 
-    private func handleDrmEvents() {
-        var context = drmEventContext()
-        context.version = 2
-        context.page_flip_handler = { _, _, seconds, microseconds, userData in
-            guard let userData else { return }
-            let output = Unmanaged<DrmOutput>.fromOpaque(userData).takeUnretainedValue()
-            // Flip timestamps are CLOCK_MONOTONIC; a driver that gives none gets "now".
-            let time = seconds == 0 ? MonotonicClock.now() : Double(seconds) + Double(microseconds) / 1e6
-            output.flipCompleted(time: time)
-        }
-        drmHandleEvent(card.fd, &context)
-    }
-
-    private func flipCompleted(time: Double) {
+    /// A flip of this screen completed (called by the card's event handler).
+    func flipCompleted(time: Double) {
         guard let done = pending else { return }
         current = done
         pending = nil
@@ -173,17 +164,22 @@ final class DrmOutput: DisplayOutput {
         }
         let mode = try OutputSelection.mode(settings.mode, of: connector)
         if let screen, screen.target.connectorID == connector.id, screen.target.mode == mode { return }
-        guard let crtc = resources.crtc(for: connector, fd: card.fd) else {
+        // This screen's own CRTC is free for it; the card's other screens' are not.
+        let taken = card.claimedCrtcs.subtracting(screen.map { [$0.target.crtcID] } ?? [])
+        guard let crtc = resources.crtc(for: connector, fd: card.fd, excluding: taken) else {
             throw .unsupported("no CRTC can drive connector \(connector.name)")
         }
         let target = ScanoutTarget(crtcID: crtc.id, crtcIndex: crtc.index, connectorID: connector.id,
                                    connectorName: connector.name, mode: mode)
+        if let old = screen?.target.crtcID { card.release(crtc: old) }
         screen = nil   // free the old buffers before allocating new ones
         replaceScreen(with: try DrmScreen(card: card, target: target, settings: settings))
     }
 
     private func replaceScreen(with new: DrmScreen?) {
         if screen == nil && new == nil { return }
+        if let old = screen?.target.crtcID { card.release(crtc: old) }
+        if let crtc = new?.target.crtcID { card.claim(crtc: crtc) }
         screen = new
         current = nil
         onScreenChanged?()

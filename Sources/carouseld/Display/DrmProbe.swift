@@ -72,16 +72,19 @@ struct DrmResources {
 
     /// The CRTC to drive `connector`: the one already driving it, else the first its encoders
     /// may use (`possible_crtcs`) that no other connector is using (that would steal the
-    /// other screen's picture).
-    func crtc(for connector: ConnectorInfo, fd: Int32) -> (id: UInt32, index: Int)? {
+    /// other screen's picture) and that is not in `excluding` (given to another screen of ours,
+    /// not lit yet).
+    func crtc(for connector: ConnectorInfo, fd: Int32, excluding: Set<UInt32> = []) -> (id: UInt32, index: Int)? {
         func index(of crtc: UInt32) -> (UInt32, Int)? { crtcIDs.firstIndex(of: crtc).map { (crtc, $0) } }
         func crtcOfEncoder(_ id: UInt32) -> UInt32? {
             guard id != 0, let enc = DrmObjects.encoder(fd, id) else { return nil }
             let crtc = enc.pointer.pointee.crtc_id
             return crtc == 0 ? nil : crtc
         }
-        if let current = crtcOfEncoder(connector.encoderID), let found = index(of: current) { return found }
+        if let current = crtcOfEncoder(connector.encoderID), !excluding.contains(current),
+           let found = index(of: current) { return found }
         let busy = Set(connectors.filter { $0.id != connector.id }.compactMap { crtcOfEncoder($0.encoderID) })
+            .union(excluding)
         for encoderID in connector.encoderIDs {
             guard let possible = DrmObjects.encoder(fd, encoderID)?.pointer.pointee.possible_crtcs else { continue }
             for (i, crtc) in crtcIDs.enumerated() where possible & (1 << UInt32(i)) != 0 && !busy.contains(crtc) {

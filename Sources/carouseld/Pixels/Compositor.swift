@@ -47,8 +47,13 @@ final class Compositor {
         var sampling: ScaledSampling
     }
 
-    init(config: CarouselConfig, store: CardSource, adaptsToMotion: Bool = true) {
+    /// The targets' top-left corner in the layout's viewport: the origin of the output's
+    /// `ViewTransform` (0 for a screen that shows the whole carousel), for the page dots.
+    private let origin: (x: Double, y: Double)
+
+    init(config: CarouselConfig, store: CardSource, adaptsToMotion: Bool = true, origin: (x: Double, y: Double) = (0, 0)) {
         self.config = config
+        self.origin = origin
         self.source = store
         self.adaptsToMotion = adaptsToMotion
         self.background = config.background.value | 0xFF00_0000
@@ -60,7 +65,7 @@ final class Compositor {
     @discardableResult
     func compose(_ layout: FrameLayout, into target: PixelBuffer) -> Bool {
         let cards = source.cards(for: layout)
-        let dots = DotsLayout(config: config, layout: layout)
+        let dots = DotsLayout(config: config, layout: layout, origin: origin)
         let plan = CompositorPlan(
             layout: layout,
             sizes: layout.cards.map { card in cards[card.index].map { ($0.width, $0.height) } },

@@ -12,7 +12,9 @@ struct DotsLayout: Equatable {
     var dots: [Dot]
     var size: Double
 
-    init(config: CarouselConfig, layout: FrameLayout) {
+    /// `origin`: where the layout's viewport starts on the target (an output showing part of a
+    /// wider or scaled screen: `ViewTransform`); the dots follow the viewport, not the target.
+    init(config: CarouselConfig, layout: FrameLayout, origin: (x: Double, y: Double) = (0, 0)) {
         size = config.dotSize
         guard config.dots, layout.itemCount > 0, layout.pageCount > 0 else { dots = []; return }
         let pitch = config.dotSize + config.dotSpacing
@@ -23,7 +25,7 @@ struct DotsLayout: Equatable {
         let left = (layout.viewport.width - rowWidth) / 2 + config.dotSize / 2
         let y = config.dotsPosition == .bottom ? layout.viewport.height - config.dotsMargin : config.dotsMargin
         dots = (0..<shown).map { i in
-            Dot(centerX: left + Double(i) * pitch, centerY: y, active: first + i == layout.selectedPage)
+            Dot(centerX: left + Double(i) * pitch - origin.x, centerY: y - origin.y, active: first + i == layout.selectedPage)
         }
     }
 
