@@ -102,3 +102,37 @@ final class InputMappingTests: XCTestCase {
         XCTAssertEqual(p.y, expected.1, accuracy: 1e-9, line: line)
     }
 }
+
+final class TouchRoutingTests: XCTestCase {
+    private let routing = TouchRouting(screens: [(connector: "HDMI-A-1", touch: nil),
+                                                 (connector: "HDMI-A-2", touch: "ILITEK ILITEK-TP"),
+                                                 (connector: "DP-1", touch: "pci-0000:00:14.0-usb-0:3:1.0")])
+
+    func testTheConfigNamesTheDeviceByNameOrIdPath() {
+        XCTAssertEqual(routing.screen(for: .init(name: "ILITEK ILITEK-TP")).index, 1)
+        XCTAssertEqual(routing.screen(for: .init(name: "eGalax", idPath: "pci-0000:00:14.0-usb-0:3:1.0")).index, 2)
+        XCTAssertEqual(routing.screen(for: .init(name: "ILITEK ILITEK-TP", wlOutput: "DP-1")).reason, .config,
+                       "the config wins over udev")
+    }
+
+    func testUdevWlOutputNamesTheConnector() {
+        let found = routing.screen(for: .init(name: "Goodix", wlOutput: "DP-1"))
+        XCTAssertEqual(found.index, 2)
+        XCTAssertEqual(found.reason, .wlOutput)
+    }
+
+    func testAnUnmappedDeviceDrivesTheFirstScreen() {
+        let found = routing.screen(for: .init(name: "Goodix", wlOutput: "HDMI-A-9"))
+        XCTAssertEqual(found.index, 0)
+        XCTAssertEqual(found.reason, .firstScreen)
+    }
+
+    func testATouchOnTheSecondSpannedScreenLandsOnItsPartOfTheCarousel() throws {
+        let span = try XCTUnwrap(ScreenArrangement.span([Size(width: 1024, height: 768), Size(width: 1024, height: 768)]))
+        let target = TouchTarget(group: 0, screen: Size(width: 1024, height: 768), rotation: 0, view: span.transforms[1])
+        let frame = target.toEngine(TouchFrame(time: 1, samples: [TouchSample(slot: 0, phase: .down, x: 10, y: 20)]))
+        XCTAssertEqual(frame.samples[0].x, 1034)
+        XCTAssertEqual(frame.samples[0].y, 20)
+        XCTAssertEqual(frame.time, 1)
+    }
+}

@@ -233,7 +233,7 @@ final class DaemonRunner {
         reconfigureInput(live.current.shell)
         do {
             try loop.add(fd: source.fd, name: "libinput") { [unowned self] in
-                for action in source.dispatch() { daemon.updateEngine { $0.apply(action) } }
+                for (_, action) in source.dispatch() { daemon.updateEngine { $0.apply(action) } }
             }
         } catch {
             Log.error("watching input devices: \(error)")

@@ -41,8 +41,10 @@ struct InputTranslator {
     }
 
     /// Names the state once the initial devices are known: "no touch device" is normal (a slideshow).
-    mutating func startupFinished() {
+    /// `quiet`: another translator of the seat says it (several screens).
+    mutating func startupFinished(quiet: Bool = false) {
         started = true
+        guard !quiet else { return }
         if !useTouch {
             say("input: touch is off in config (touch = false)")
         } else if touchDeviceCount == 0 {

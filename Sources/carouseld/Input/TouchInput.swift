@@ -16,12 +16,23 @@ final class InputSource {
     /// libinput's epoll fd: readable when `dispatch()` has work.
     let fd: Int32
     private let libinput: CHandle<OpaquePointer>
-    private var translator: InputTranslator
-    /// The size libinput transforms touch positions to.
-    private var panel: Size { translator.mapping.panel }
+    /// One per screen with a touch panel mapping (`TouchTarget`); keyboards and pointers use
+    /// the first.
+    private var targets: [TouchTarget]
+    private var translators: [InputTranslator]
+    private var routing: TouchRouting
+    /// The screen (index into `targets`) each device was given when it was added.
+    private var screenOfDevice: [Int: Int] = [:]
 
-    /// `screen` is the logical screen (the engine's viewport); `settings.rotation` maps the panel onto it.
-    init(settings: ShellSettings, screen: Size) throws {
+    /// One screen: `screen` is the logical screen (the engine's viewport); `settings.rotation`
+    /// maps the panel onto it.
+    convenience init(settings: ShellSettings, screen: Size) throws {
+        try self.init(settings: settings, targets: [TouchTarget(group: 0, screen: screen, rotation: settings.rotation)],
+                      routing: TouchRouting(screens: [(connector: "", touch: nil)]))
+    }
+
+    /// Several screens: `targets` and `routing.screens` in the same order.
+    init(settings: ShellSettings, targets: [TouchTarget], routing: TouchRouting) throws {
         // libinput takes its own reference on the udev context: ours goes at the end of init.
         guard let udev = CHandle(udev_new(), release: { _ = udev_unref($0) }) else {
             throw InputError(description: "input: udev_new failed")
@@ -35,10 +46,18 @@ final class InputSource {
         }
         fd = libinput_get_fd(libinput.pointer)
         self.libinput = libinput
-        translator = InputTranslator(settings: settings, screen: screen)
+        self.targets = targets
+        self.routing = routing
+        translators = targets.map { InputTranslator(settings: Self.settings(settings, for: $0), screen: $0.screen) }
         // Assigning the seat queued one DEVICE_ADDED per device already present.
         _ = dispatch()
-        translator.startupFinished()
+        // "No touch device" is said of the seat, once: by the one translator, or here.
+        if translators.count == 1 {
+            translators[0].startupFinished()
+        } else {
+            for i in translators.indices { translators[i].startupFinished(quiet: true) }
+            if settings.touch && screenOfDevice.isEmpty { Log.notice("no touch device; running as a slideshow") }
+        }
     }
 
     /// A libinput context whose device opener and interface live exactly as long as it does:
@@ -58,21 +77,88 @@ final class InputSource {
         }
     }
 
+    private static func settings(_ settings: ShellSettings, for target: TouchTarget) -> ShellSettings {
+        var turned = settings
+        turned.rotation = target.rotation
+        return turned
+    }
+
     /// After a config reload or a mode change: rotation, screen size and the touch/keyboard/pointer
     /// switches take effect at once. A changed `seat` needs a new `InputSource`.
     func reconfigure(settings: ShellSettings, screen: Size) {
-        translator.reconfigure(settings: settings, screen: screen)
+        reconfigure(settings: settings, targets: [TouchTarget(group: 0, screen: screen, rotation: settings.rotation)],
+                    routing: routing)
     }
 
-    /// Reads everything libinput has and returns what the engine must do, in order.
-    func dispatch() -> [InputAction] {
+    /// The same for several screens. Devices keep the screen they were given while the number
+    /// of screens stays; otherwise they go to the first.
+    func reconfigure(settings: ShellSettings, targets: [TouchTarget], routing: TouchRouting) {
+        if targets.count != translators.count {
+            // A device's touches in flight cannot move between translators: it starts afresh.
+            translators = targets.map { InputTranslator(settings: Self.settings(settings, for: $0), screen: $0.screen) }
+            screenOfDevice = screenOfDevice.mapValues { min($0, targets.count - 1) }
+        } else {
+            for (i, target) in targets.enumerated() {
+                translators[i].reconfigure(settings: Self.settings(settings, for: target), screen: target.screen)
+            }
+        }
+        self.targets = targets
+        self.routing = routing
+    }
+
+    /// Reads everything libinput has and returns what each carousel (`TouchTarget.group`)
+    /// must do, in order.
+    func dispatch() -> [(group: Int, action: InputAction)] {
         let rc = libinput_dispatch(libinput.pointer)
         if rc < 0 { Log.warning("input: libinput_dispatch: \(describe(errno: -rc))") }
-        var batch: [DeviceEvent] = []
+        var batches = [[DeviceEvent]](repeating: [], count: translators.count)
         while let event = CHandle(libinput_get_event(libinput.pointer), release: libinput_event_destroy) {
-            if let deviceEvent = LibinputEvents.read(event.pointer, panel: panel) { batch.append(deviceEvent) }
+            let device = libinput_event_get_device(event.pointer)
+            let id = Int(bitPattern: device)
+            if libinput_event_get_type(event.pointer) == LIBINPUT_EVENT_DEVICE_ADDED,
+               libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0 {
+                screenOfDevice[id] = route(device)
+            }
+            let screen = min(screenOfDevice[id] ?? 0, translators.count - 1)
+            if let deviceEvent = LibinputEvents.read(event.pointer, panel: translators[screen].mapping.panel) {
+                batches[screen].append(deviceEvent)
+            }
+            if libinput_event_get_type(event.pointer) == LIBINPUT_EVENT_DEVICE_REMOVED { screenOfDevice[id] = nil }
         }
-        return translator.translate(batch)
+        var routed: [(group: Int, action: InputAction)] = []
+        for (screen, batch) in batches.enumerated() where !batch.isEmpty {
+            let target = targets[screen]
+            for action in translators[screen].translate(batch) {
+                if case .touch(let frame) = action {
+                    routed.append((target.group, .touch(target.toEngine(frame))))
+                } else {
+                    routed.append((target.group, action))
+                }
+            }
+        }
+        return routed
+    }
+
+    /// The screen a new device is given, from its name, `ID_PATH` and `WL_OUTPUT`.
+    private func route(_ device: OpaquePointer?) -> Int {
+        guard routing.screens.count > 1, let device else { return 0 }
+        let udevDevice = libinput_device_get_udev_device(device)
+        defer { if let udevDevice { udev_device_unref(udevDevice) } }
+        func property(_ name: String) -> String? {
+            udevDevice.flatMap { udev_device_get_property_value($0, name) }.map { String(cString: $0) }
+        }
+        let name = libinput_device_get_name(device).map { String(cString: $0) } ?? ""
+        let (screen, reason) = routing.screen(for: TouchRouting.Device(name: name, idPath: property("ID_PATH"),
+                                                                        wlOutput: property("WL_OUTPUT")))
+        let connector = routing.screens[screen].connector
+        switch reason {
+        case .config: Log.info("input: touch \"\(name)\" is on \(connector) (touch in its [[output]])")
+        case .wlOutput: Log.info("input: touch \"\(name)\" is on \(connector) (udev WL_OUTPUT)")
+        case .firstScreen:
+            Log.notice("input: touch \"\(name)\" is mapped to no screen; it drives the first, \(connector) "
+                       + "(name it with touch = \"\(name)\" in an [[output]] table, or set udev's WL_OUTPUT)")
+        }
+        return min(screen, translators.count - 1)
     }
 }
 
