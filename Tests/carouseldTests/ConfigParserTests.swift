@@ -36,6 +36,7 @@ final class ConfigParserTests: XCTestCase {
             max_pages_per_gesture = 3
             tap_timeout = 0.2
             output = "HDMI-A-1"
+            layout = "span"
             mode = "1280x720@60"
             rotation = 90
             force_legacy = true
@@ -61,6 +62,7 @@ final class ConfigParserTests: XCTestCase {
         XCTAssertEqual(result.config, expected)
         var shell = ShellSettings()
         shell.output = "HDMI-A-1"
+        shell.layout = .span
         shell.mode = "1280x720@60"; shell.rotation = 90; shell.forceLegacy = true; shell.seat = "seat1"
         shell.touch = false; shell.keyboard = false; shell.pointer = false; shell.media = "/srv/pictures"
         shell.maxImagePixels = 5_000_000; shell.cacheMB = 128
@@ -75,7 +77,7 @@ final class ConfigParserTests: XCTestCase {
 
     func testEveryKeyIsListedOnce() {
         XCTAssertEqual(ConfigKey.all.count, Set(ConfigKey.all.map(\.name)).count)
-        XCTAssertEqual(ConfigKey.all.count, 37, "a CarouselConfig or ShellSettings property was added or removed: map it here")
+        XCTAssertEqual(ConfigKey.all.count, 38, "a CarouselConfig or ShellSettings property was added or removed: map it here")
     }
 
     /// Each key given a value of the wrong type: one problem, on the key's line, naming the expected type.
@@ -98,6 +100,7 @@ final class ConfigParserTests: XCTestCase {
             (["fit"], "\"stretch\"", "expected \"cover\" or \"contain\", got string \"stretch\""),
             (["dots_position"], "\"left\"", "expected \"bottom\" or \"top\", got string \"left\""),
             (["backend"], "\"x11\"", "expected \"auto\" or \"drm\" or \"fbdev\" or \"wayland\", got string \"x11\""),
+            (["layout"], "\"stack\"", "expected \"mirror\" or \"independent\" or \"span\", got string \"stack\""),
             (["interval"], "[1, 2]", "expected a number, got array […]"),
             (["interval"], "{ a = 1 }", "expected a number, got table {…}"),
             (["seat"], "1979-05-27", "expected a string, got date 1979-05-27"),

@@ -41,6 +41,19 @@ final class ShellSettingsTests: XCTestCase {
         XCTAssertEqual(options.outputSettings(config).connector, "HDMI-A-1")
     }
 
+    func testOutputTablesWinOverTheShorthand() {
+        var s = ShellSettings()
+        XCTAssertEqual(s.layout, .mirror)
+        s.output = "DP-1"
+        s.mode = "800x600"
+        var config = CarouselConfig()
+        config.interval = 2
+        XCTAssertEqual(s.outputTables(config), [OutputTable(name: "DP-1", mode: "800x600", config: config)])
+        s.outputs = [OutputTable(name: "HDMI-A-1", config: CarouselConfig(), line: 4)]
+        XCTAssertEqual(s.outputTables(config).map(\.name), ["HDMI-A-1"])
+        XCTAssertEqual(s.validate(), [], "tables are checked by the parser, with their lines")
+    }
+
     func testDisplayModeParsing() {
         XCTAssertEqual(DisplayMode(parsing: "1920x1080"), DisplayMode(parsing: "1920x1080"))
         XCTAssertEqual(DisplayMode(parsing: "1920x1080@60")?.refresh, 60)

@@ -1,7 +1,8 @@
 import CarouselEngine
 
 /// Turns the text of `carouseld.conf` into `ConfigValues` with toml++ (`TOMLDocument`),
-/// then checks types and ranges. Unknown keys are warnings, everything else is a problem.
+/// then checks types and ranges; `[[output]]` tables go through `OutputTableParser`. Unknown
+/// keys are warnings, everything else is a problem.
 enum ConfigFileParser {
     struct Result: Sendable {
         var values = ConfigValues()
@@ -35,7 +36,7 @@ enum ConfigFileParser {
 
         let lines = KeyLines(entries)
         result.lines = lines
-        for entry in entries {
+        for entry in entries where entry.table == nil {
             guard let key = ConfigKey.byName[entry.key] else {
                 result.warnings.append(ConfigProblem(file: file, line: entry.line, key: entry.key,
                                                      message: "unknown key, ignored"))
@@ -49,6 +50,15 @@ enum ConfigFileParser {
         for issue in result.values.validate() where !typeErrorKeys.contains(issue.key) {
             result.problems.append(ConfigProblem(file: file, line: lines.line(of: issue.key), key: issue.key,
                                                  message: issue.message))
+        }
+        // After the top level, so the tables' overrides start from it wherever they are.
+        let tables = OutputTableParser.parse(entries, values: result.values, file: file)
+        result.values.shell.outputs = tables.tables
+        result.problems += tables.problems
+        result.warnings += tables.warnings
+        if result.values.shell.output != nil && !tables.tables.isEmpty {
+            result.problems.append(ConfigProblem(file: file, line: lines.line(of: "output"), key: "output", message:
+                "cannot be used with [[output]] tables; name the connector in a table instead"))
         }
         return result
     }

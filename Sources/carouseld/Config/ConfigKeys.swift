@@ -15,7 +15,10 @@ struct ConfigKey: Sendable {
     let name: String
     let apply: @Sendable (inout ConfigValues, TOMLValue) -> String?
 
-    static let all: [ConfigKey] = [
+    static let all: [ConfigKey] = engine + shell
+
+    /// The engine's keys (`CarouselConfig`): an `[[output]]` table may override them.
+    static let engine: [ConfigKey] = [
         number("interval", \.config.interval),
         length("card_width", \.config.cardWidth),
         length("card_height", \.config.cardHeight),
@@ -41,8 +44,13 @@ struct ConfigKey: Sendable {
         number("page_threshold", \.config.pageThreshold),
         integer("max_pages_per_gesture", \.config.maxPagesPerGesture),
         number("tap_timeout", \.config.tapTimeout),
+    ]
+
+    /// The shell's keys (`ShellSettings`): top level only.
+    static let shell: [ConfigKey] = [
         choice("backend", \.shell.backend),
         optionalString("output", \.shell.output),
+        choice("layout", \.shell.layout),
         optionalString("mode", \.shell.mode),
         integer("rotation", \.shell.rotation),
         bool("force_legacy", \.shell.forceLegacy),
@@ -56,6 +64,7 @@ struct ConfigKey: Sendable {
     ]
 
     static let byName: [String: ConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    static let engineNames: Set<String> = Set(engine.map(\.name))
 
     // MARK: - One constructor per value type
 

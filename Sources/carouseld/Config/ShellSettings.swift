@@ -8,8 +8,13 @@ struct ShellSettings: Sendable, Equatable {
     // Display
     /// auto, drm, fbdev or wayland.
     var backend: DisplayBackend = .auto
-    /// Connector name such as "HDMI-A-1"; nil picks the first connected one.
+    /// Connector name such as "HDMI-A-1"; nil picks the first connected one. The one-screen
+    /// shorthand of a single `[[output]]` table.
     var output: String? = nil
+    /// How the carousel is shown on several screens (`[[output]]` tables).
+    var layout: OutputLayout = .mirror
+    /// The `[[output]]` tables in file order; empty when there are none.
+    var outputs: [OutputTable] = []
     /// "WIDTHxHEIGHT" or "WIDTHxHEIGHT@HZ"; nil uses the preferred mode.
     var mode: String? = nil
     /// Counter-clockwise degrees: 0, 90, 180 or 270.
@@ -31,6 +36,27 @@ struct ShellSettings: Sendable, Equatable {
 
     static let rotations = [0, 90, 180, 270]
 
+    /// The screens to drive: the `[[output]]` tables, or `output` (with `mode`) as one table,
+    /// or [] for every connected connector. `config` is the top-level carousel settings.
+    func outputTables(_ config: CarouselConfig) -> [OutputTable] {
+        if !outputs.isEmpty { return outputs }
+        guard let output else { return [] }
+        return [OutputTable(name: output, mode: mode, config: config)]
+    }
+
+    /// Why `rotation` is refused, or nil (shared by the top level and `[[output]]`).
+    static func rotationProblem(_ rotation: Int) -> String? {
+        rotations.contains(rotation) ? nil : "\(rotation) is not allowed; allowed 0, 90, 180, 270"
+    }
+
+    /// Why `mode` is refused, or nil (shared by the top level and `[[output]]`).
+    static func modeProblem(_ mode: String) -> String? {
+        DisplayMode(parsing: mode) != nil ? nil
+            : "\"\(mode)\" is not a mode; allowed WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60"
+    }
+
+    static let emptyOutputMessage = "\"\" is empty; allowed a connector name such as HDMI-A-1"
+
     /// Every problem, each naming the key, the value and what is allowed; empty when valid.
     func validate() -> [ConfigIssue] {
         var issues: [ConfigIssue] = []
@@ -40,16 +66,9 @@ struct ShellSettings: Sendable, Equatable {
                     "\(value) is out of range; allowed \(range.lowerBound)...\(range.upperBound)"))
             }
         }
-        if !Self.rotations.contains(rotation) {
-            issues.append(ConfigIssue(key: "rotation", message: "\(rotation) is not allowed; allowed 0, 90, 180, 270"))
-        }
-        if let mode, DisplayMode(parsing: mode) == nil {
-            issues.append(ConfigIssue(key: "mode", message:
-                "\"\(mode)\" is not a mode; allowed WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60"))
-        }
-        if let output, output.isEmpty {
-            issues.append(ConfigIssue(key: "output", message: "\"\" is empty; allowed a connector name such as HDMI-A-1"))
-        }
+        if let message = Self.rotationProblem(rotation) { issues.append(ConfigIssue(key: "rotation", message: message)) }
+        if let mode, let message = Self.modeProblem(mode) { issues.append(ConfigIssue(key: "mode", message: message)) }
+        if let output, output.isEmpty { issues.append(ConfigIssue(key: "output", message: Self.emptyOutputMessage)) }
         if seat.isEmpty {
             issues.append(ConfigIssue(key: "seat", message: "\"\" is empty; allowed a seat name such as seat0"))
         }

@@ -1,6 +1,6 @@
 import CTOML
 
-/// A top-level value of `carouseld.conf`, as toml++ read it.
+/// A value of `carouseld.conf`, as toml++ read it.
 struct TOMLValue: Sendable {
     let kind: carouseld_toml_kind
     /// The string for strings; the value as TOML writes it for scalars; empty for arrays and tables.
@@ -8,6 +8,7 @@ struct TOMLValue: Sendable {
     private let integer: Int64
     private let number: Double
     private let boolean: Bool
+    private let stringCount: Int
 
     init(_ entry: carouseld_toml_entry) {
         kind = entry.kind
@@ -15,12 +16,18 @@ struct TOMLValue: Sendable {
         integer = entry.integer
         number = entry.number
         boolean = entry.boolean != 0
+        stringCount = Int(entry.string_count)
     }
 
     var string: String? { kind == CAROUSELD_TOML_STRING ? text : nil }
     var int: Int? { kind == CAROUSELD_TOML_INTEGER ? Int(exactly: integer) : nil }
     var double: Double? { kind == CAROUSELD_TOML_FLOAT ? number : nil }
     var bool: Bool? { kind == CAROUSELD_TOML_BOOLEAN ? boolean : nil }
+    /// An array of strings such as `["mon", "tue"]`; nil for anything else.
+    var strings: [String]? {
+        guard kind == CAROUSELD_TOML_ARRAY, stringCount >= 0 else { return nil }
+        return stringCount == 0 ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
 
     /// The type's name in messages ("got floating-point number 2.5").
     var typeName: String {
@@ -48,13 +55,21 @@ struct TOMLValue: Sendable {
     }
 }
 
-/// The top-level keys of a TOML document, in file order, each with its line (toml++ through
-/// the `CTOML` shim).
+/// The top-level keys of a TOML document and those of its top-level arrays of tables
+/// (`[[output]]`), in file order, each with its line (toml++ through the `CTOML` shim).
 enum TOMLDocument {
     struct Entry: Sendable {
+        /// Empty for the header entry that starts each element of an array of tables.
         let key: String
         let line: Int
         let value: TOMLValue
+        /// The array of tables ("output" for `[[output]]`); nil at top level.
+        var table: String? = nil
+        /// 0-based element of `table`; -1 at top level.
+        var tableIndex: Int = -1
+
+        /// The header entry of an array-of-tables element (`[[output]]`), not a key.
+        var isTableHeader: Bool { table != nil && key.isEmpty }
     }
 
     struct SyntaxError: Error, Sendable {
@@ -78,8 +93,13 @@ enum TOMLDocument {
         defer { carouseld_toml_free(document) }
         let entries = UnsafeBufferPointer(start: carouseld_toml_entries(document), count: carouseld_toml_count(document))
         return entries.map { entry in
-            Entry(key: String(decoding: UnsafeRawBufferPointer(start: entry.key, count: entry.key_length), as: UTF8.self),
-                  line: Int(entry.line), value: TOMLValue(entry))
+            Entry(key: string(entry.key, entry.key_length), line: Int(entry.line), value: TOMLValue(entry),
+                  table: entry.table_index < 0 ? nil : string(entry.table, entry.table_length),
+                  tableIndex: Int(entry.table_index))
         }
+    }
+
+    private static func string(_ start: UnsafePointer<CChar>?, _ count: Int) -> String {
+        String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
     }
 }
