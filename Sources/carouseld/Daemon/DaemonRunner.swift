@@ -14,7 +14,10 @@ struct DaemonOptions {
     /// The config's shell settings with the command line winning.
     func overriding(_ shell: ShellSettings) -> ShellSettings {
         var settings = shell
-        if let output { settings.output = output }
+        if let output {
+            settings.output = output
+            settings.outputs = []   // one named connector on the command line: that screen alone
+        }
         if let mode { settings.mode = mode }
         if let rotation { settings.rotation = rotation }
         if forceLegacy { settings.forceLegacy = true }
@@ -26,32 +29,37 @@ struct DaemonOptions {
     func outputSettings(_ shell: ShellSettings) -> OutputSettings { OutputSettings(overriding(shell)) }
 }
 
-/// Wires the daemon's parts to one event loop: config directory (inotify, SIGHUP), image store
-/// (eventfd), display (DRM fd and udev hotplug, or the Wayland connection), input (libinput fd,
+/// Wires the daemon's parts to one event loop: config directory (inotify, SIGHUP), image stores
+/// (eventfd), displays (DRM fd and udev hotplug, or the Wayland connection), input (libinput fd,
 /// or the Wayland seat), signals, systemd notification and watchdog.
+///
+/// Screens: one carousel (`ScreenGroup`) per independent screen, or one for all mirrored or
+/// spanned screens (`ScreenPlan`). The first group leads: the reload and the watchdog wake
+/// its loop turns, and its first frame is the start's end (READY=1).
 final class DaemonRunner {
     private let options: DaemonOptions
     private let loop: EventLoop
     private let signals: SignalSource
     private let notifier = Notifier()
     private let live: LiveConfig
-    private let display: DisplayOutput
+    /// Which screens show which carousel; fixed until restart (like output and mode).
+    private let plan: ScreenPlan
+    /// One per screen of the plan.
+    private let displays: [DisplayOutput]
     /// The display when it is a Wayland compositor's window (input then comes from its seat).
     private let wayland: WaylandOutput?
-    private let daemon: Daemon
-    private var renderer: CompositorRenderer
+    private var groups: [ScreenGroup] = []
     private var watchdog: Watchdog
     private var input: InputSource?
     /// The input devices being opened off the loop (kept alive until they are handed over).
     private var inputOpening: BackgroundTask<Result<InputSource, Error>>?
-    /// What the display was opened with (the command line wins; a reload does not change it).
-    private let outputSettings: OutputSettings
-    /// The rotation the display really uses (libinput's touches are turned with it; the
-    /// Wayland seat's arrive turned by the compositor).
-    private var displayRotation: Int { outputSettings.rotation }
+    /// The image stores' ready fds being watched.
+    private var watchedStores: [Int32] = []
 
     /// Milestones of the start, in ms after exec, for the first-frame log line.
     private var startup: [String] = []
+
+    private var lead: Daemon { groups[0].daemon }
 
     init(_ options: DaemonOptions) throws {
         self.options = options
@@ -72,39 +80,78 @@ final class DaemonRunner {
         Log.info("config \(loaded.directory): \(loaded.playlist.count) pictures from "
                  + (loaded.playlistFile ?? loaded.mediaDirectory))
         let shell = options.overriding(loaded.shell)
-        outputSettings = OutputSettings(shell)
+        let backend = shell.backend.resolved
+        plan = Self.makePlan(shell, config: loaded.config, backend: backend)
         do {
-            (display, wayland) = try Self.openDisplay(shell, settings: outputSettings)
+            (displays, wayland) = try Self.openDisplays(shell, plan: plan, backend: backend)
         } catch {
-            Log.error("\(error)")
+            Self.explain(error, tables: shell.outputTables(loaded.config), file: loaded.directory + "/" + ConfigLoader.configFileName)
             notifier.status("display: \(error)")
             throw ExitCode.failure
         }
+        if plan.screens.count > 1 {
+            Log.info("\(plan.screens.count) screens, layout \(plan.layout.rawValue): "
+                     + plan.screens.indices.map { "\(plan.screens[$0].connector ?? "?") (\(plan.role(ofScreen: $0)))" }
+                        .joined(separator: ", "))
+        }
         startup.append(Self.milestone("display open"))
-        let viewport = display.size ?? Size(width: 1920, height: 1080)
-        renderer = Self.makeRenderer(loaded, viewport: viewport)
         // The engine clock (and the first auto-advance interval) starts just before the first frame.
         let now = MonotonicClock.now()
-        let engine = CarouselEngine(config: loaded.config, itemCount: loaded.playlist.count, viewport: viewport,
-                                    now: now, itemDurations: loaded.itemDurations)
-        daemon = try Daemon(engine: engine, output: display, renderer: renderer, loop: loop)
-        loop.isAnimating = { [unowned daemon] in daemon.engine.isMoving }
         watchdog = Watchdog(notifier: notifier, now: now)
         self.startup = startup
+        groups = try plan.groups.map { group in
+            try ScreenGroup(plan: group, layout: plan.layout, outputs: group.screens.map { displays[$0] },
+                            rotations: group.screens.map { wayland == nil ? plan.screens[$0].settings.rotation : 0 },
+                            config: group.config, shell: loaded.shell, items: Self.items(of: group, in: loaded),
+                            loop: loop, now: now)
+        }
         try wire()
     }
 
-    /// The compositor's window under Wayland, else the KMS or fbdev screen (waited for if absent).
-    private static func openDisplay(_ shell: ShellSettings, settings: OutputSettings)
-        throws(DisplayError) -> (DisplayOutput, WaylandOutput?) {
-        let backend = shell.backend.resolved
-        guard backend == .wayland else { return (try DisplaySupervisor(settings: settings, backend: backend), nil) }
+    /// The screens to drive. Without `[[output]]` tables on KMS, every connector connected now.
+    private static func makePlan(_ shell: ShellSettings, config: CarouselConfig, backend: DisplayBackend) -> ScreenPlan {
+        guard backend == .drm || backend == .auto else {
+            if !shell.outputs.isEmpty {
+                Log.warning("[[output]] tables are for KMS screens; the \(backend.rawValue) backend shows one screen")
+            }
+            var single = shell
+            single.outputs = []
+            return ScreenPlan.make(shell: single, config: config)
+        }
+        let connected = shell.outputTables(config).isEmpty ? DisplayOpener.connectedConnectors() : []
+        return ScreenPlan.make(shell: shell, config: config, connected: connected)
+    }
+
+    /// The playlist a carousel shows: its screen's own (independent), or the main one.
+    private static func items(of group: ScreenPlan.Group, in loaded: LoadedConfig) -> [PlaylistItem] {
+        group.playlistOutput.map { loaded.playlist(forOutput: $0) } ?? loaded.playlist
+    }
+
+    /// The compositor's window under Wayland, else a KMS or fbdev screen per plan screen
+    /// (each waited for if absent).
+    private static func openDisplays(_ shell: ShellSettings, plan: ScreenPlan, backend: DisplayBackend)
+        throws(DisplayError) -> ([DisplayOutput], WaylandOutput?) {
+        guard backend == .wayland else {
+            var displays: [DisplayOutput] = []
+            for screen in plan.screens { displays.append(try DisplaySupervisor(settings: screen.settings, backend: backend)) }
+            return (displays, nil)
+        }
         if shell.rotation != 0 {
             Log.warning("rotation = \(shell.rotation) is ignored under Wayland: the compositor turns the screen "
                         + "(cage -r, or transform= in the [output] section of weston.ini)")
         }
         let output = try WaylandOutput(connection: try WaylandConnection(), settings: shell)
-        return (output, output)
+        return ([output], output)
+    }
+
+    /// A display error, with the `[[output]]` table's file and line when it names a connector
+    /// the machine does not have.
+    private static func explain(_ error: DisplayError, tables: [OutputTable], file: String) {
+        if case .connectorNotFound(let name, let available) = error,
+           let problem = OutputTables.unknownConnectors(tables.filter { $0.name == name }, available: available, file: file).first {
+            return Log.error(problem.description)
+        }
+        Log.error("\(error)")
     }
 
     /// "main 412 ms": how long after exec the start reached `name`.
@@ -115,60 +162,68 @@ final class DaemonRunner {
 
     /// Shows the first frame and runs until SIGTERM or SIGINT.
     func run() throws {
-        daemon.start()
-        if display.size == nil {
+        for group in groups { group.daemon.start() }
+        if displays.allSatisfy({ $0.size == nil }) {
             // Started, but nothing to show on yet: systemd must not time the start out (the
             // display may take any time), and `systemctl status` says what is awaited.
             notifier.ready()
-            notifier.status("waiting for a display: \(display.summary)")
+            notifier.status("waiting for a display: \(displays.map(\.summary).joined(separator: "; "))")
         }
         try loop.run()
-        Log.info("exited after \(daemon.framesPresented) frames and \(loop.wakeups) wakeups")
-    }
-
-    /// A reload's renderer takes over the decoded cards of the one it replaces.
-    private static func makeRenderer(_ loaded: LoadedConfig, viewport: Size, replacing previous: ImageStore? = nil)
-        -> CompositorRenderer {
-        let store = ImageStore(paths: loaded.playlist.map(\.path), config: loaded.config, shell: loaded.shell,
-                               viewport: viewport, replacing: previous)
-        return CompositorRenderer(store: store, config: loaded.config)
+        Log.info("exited after \(groups.reduce(0) { $0 + $1.daemon.framesPresented }) frames and \(loop.wakeups) wakeups")
     }
 
     private func wire() throws {
-        daemon.onFirstFrame = { [unowned self] time in
+        loop.isAnimating = { [unowned self] in groups.contains { $0.daemon.engine.isMoving } }
+        lead.onFirstFrame = { [unowned self] time in
             let exec = ExecClock.sinceExec(atMonotonic: time).map { formatted("%.0f ms", $0 * 1000) } ?? "?"
-            Log.info("first frame on screen \(exec) after exec (\(startup.joined(separator: ", "))): \(display.summary)")
+            Log.info("first frame on screen \(exec) after exec (\(startup.joined(separator: ", "))): "
+                     + displays.map(\.summary).joined(separator: "; "))
             notifier.ready()
-            live.controller.announce(selectedIndex: daemon.engine.selectedIndex)
+            announce()
             if wayland == nil { loop.post { [unowned self] in openInput() } }
         }
-        daemon.onEvent = { [unowned self] event in
-            // Releases (with their velocity) and taps go to the journal, as `carouseld replay` prints them.
-            guard case .settled(_, let index) = event else { return Log.info(EventReport.logLine(event)) }
-            let playlist = live.current.playlist
-            if playlist.indices.contains(index) { Log.info("showing \(index + 1)/\(playlist.count) \(playlist[index].name)") }
-            live.controller.announce(selectedIndex: index)
+        for group in groups {
+            group.daemon.onEvent = { [unowned self, unowned group] event in
+                // Releases (with their velocity) and taps go to the journal, as `carouseld replay` prints them.
+                guard case .settled = event else { return Log.info(group.prefix + EventReport.logLine(event)) }
+                Log.info(group.prefix + group.showing)
+                announce()
+            }
+            group.daemon.onResize = { [unowned self, unowned group] _ in
+                group.rebuildRenderers()
+                reconfigureInput(live.current.shell)
+            }
+            group.onStoresChanged = { [unowned self] in watchStores() }
+            group.daemon.rearrange()
         }
-        daemon.onResize = { [unowned self] size in reconfigureInput(live.current.shell, screen: size) }
         if let wayland { wireWayland(wayland) }
         try loop.add(fd: signals.fd, name: "signals") { [unowned self] in
             for signal in signals.drain() { handle(signal: signal) }
         }
         try loop.add(fd: live.fd, name: "config inotify") { [unowned self] in
             live.handleReadable(now: MonotonicClock.now())
-            daemon.wake()
+            lead.wake()
         }
         try loop.add(fd: live.loadFD, name: "config load finished") { [unowned self] in
             live.handleLoaded()
-            daemon.wake()
+            lead.wake()
         }
-        daemon.addWakeup(deadline: { [unowned self] in live.nextDeadline }) { [unowned self] now in
+        lead.addWakeup(deadline: { [unowned self] in live.nextDeadline }) { [unowned self] now in
             live.reloadIfDue(into: self, now: now)
         }
-        daemon.addWakeup(deadline: { [unowned self] in watchdog.nextDeadline }) { [unowned self] now in
+        lead.addWakeup(deadline: { [unowned self] in watchdog.nextDeadline }) { [unowned self] now in
             watchdog.fire(now: now)
         }
-        try watchStore()
+        watchStores()
+    }
+
+    /// systemd's status line: what each carousel shows (and an invalid config on disk).
+    private func announce() {
+        guard groups.count > 1 else { return live.controller.announce(selectedIndex: lead.engine.selectedIndex) }
+        let showing = groups.map { $0.prefix + $0.showing }.joined(separator: "; ")
+        let problems = live.controller.problems
+        notifier.status(problems.isEmpty ? showing : StatusLine.invalid(problems) + "; " + showing)
     }
 
     /// The compositor's seat feeds the engine; a compositor that goes away ends the daemon
@@ -184,21 +239,30 @@ final class DaemonRunner {
             handle(signal: SIGTERM)
         }
         wayland.seat?.onActions = { [unowned self] actions in
-            for action in actions { daemon.updateEngine { $0.apply(action) } }
+            for action in actions { lead.updateEngine { $0.apply(action) } }
         }
         reconfigureInput(live.current.shell)
         wayland.seat?.startupFinished()
     }
 
     /// A decoded card that is on screen means a new frame; prefetched neighbours do not.
-    private func watchStore() throws {
-        let store = renderer.store
-        guard store.readyFD >= 0 else { return }
-        try loop.add(fd: store.readyFD, name: "cards decoded") { [unowned self] in
-            let update = store.drainReady()
-            let visible = Set(daemon.engine.layout().cards.map(\.index))
-            Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
-            if !visible.isDisjoint(with: update.ready + update.failed) { daemon.setNeedsRedraw() }
+    private func watchStores() {
+        for fd in watchedStores { loop.remove(fd: fd) }
+        watchedStores = []
+        for group in groups {
+            for store in group.allStores where store.readyFD >= 0 {
+                do {
+                    try loop.add(fd: store.readyFD, name: "cards decoded") { [unowned group, unowned store] in
+                        let update = store.drainReady()
+                        let visible = Set(group.daemon.engine.layout().cards.map(\.index))
+                        Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
+                        if !visible.isDisjoint(with: update.ready + update.failed) { group.daemon.setNeedsRedraw() }
+                    }
+                    watchedStores.append(store.readyFD)
+                } catch {
+                    Log.error("watching the image store: \(error)")
+                }
+            }
         }
     }
 
@@ -206,8 +270,8 @@ final class DaemonRunner {
     /// own: libinput opens every device of the seat (seconds on a slow box), and the carousel
     /// keeps moving meanwhile. The context is handed to the loop, which alone uses it after.
     private func openInput() {
-        let settings = Self.inputSettings(live.current.shell, rotation: displayRotation)
-        let screen = display.size ?? daemon.engine.viewport
+        let settings = live.current.shell
+        let (targets, routing) = touchTargets()
         do {
             let opening = try BackgroundTask<Result<InputSource, Error>>(name: "carouseld-input")
             inputOpening = opening
@@ -220,20 +284,32 @@ final class DaemonRunner {
                 case .failure(let error): Log.warning("\(error); running without touch, keyboard and pointer")
                 }
             }
-            opening.start { Result { try InputSource(settings: settings, screen: screen) } }
+            opening.start { Result { try InputSource(settings: settings, targets: targets, routing: routing) } }
         } catch {
             Log.warning("opening input devices: \(error); running without touch, keyboard and pointer")
         }
     }
 
-    /// Feeds input to the engine; which fingers are down is the engine's recogniser's business.
+    /// Where each screen's touches go, in the plan's screen order, and how devices find their screen.
+    private func touchTargets() -> ([TouchTarget], TouchRouting) {
+        var targets = [TouchTarget?](repeating: nil, count: plan.screens.count)
+        for (index, group) in groups.enumerated() {
+            for (screen, target) in zip(group.plan.screens, group.touchTargets(group: index)) { targets[screen] = target }
+        }
+        let routing = TouchRouting(screens: plan.screens.map { (connector: $0.connector ?? "", touch: $0.touch) })
+        return (targets.compactMap { $0 }, routing)
+    }
+
+    /// Feeds input to the carousels; which fingers are down is each engine's recogniser's business.
     private func watch(_ source: InputSource) {
         input = source
-        // The screen or the config may have changed while the devices were being opened.
+        // The screens or the config may have changed while the devices were being opened.
         reconfigureInput(live.current.shell)
         do {
             try loop.add(fd: source.fd, name: "libinput") { [unowned self] in
-                for (_, action) in source.dispatch() { daemon.updateEngine { $0.apply(action) } }
+                for (group, action) in source.dispatch() where groups.indices.contains(group) {
+                    groups[group].daemon.updateEngine { $0.apply(action) }
+                }
             }
         } catch {
             Log.error("watching input devices: \(error)")
@@ -245,60 +321,64 @@ final class DaemonRunner {
         case SIGHUP:
             Log.info("SIGHUP: reloading \(live.current.directory)")
             live.requestReload()
-            daemon.wake()
+            lead.wake()
         case SIGUSR1:
             // For soak tests and operators: what months of running would show first. The
             // longest gaps are since the previous SIGUSR1.
             let gap = loop.takeLongestAnimatingGap(), pingGap = watchdog.takeLongestGap()
-            Log.notice("stats: frames \(daemon.framesPresented), wakeups \(loop.wakeups), "
+            let frames = groups.reduce(0) { $0 + $1.daemon.framesPresented }
+            Log.notice("stats: frames \(frames), wakeups \(loop.wakeups), "
                        + formatted("longest loop gap while animating %.1f ms, ", gap * 1000)
                        + "watchdog pings \(watchdog.pings)"
                        + (watchdog.interval.map { formatted(" every %.2f s, longest gap %.2f s", $0, pingGap) } ?? "")
-                       + (display.statistics.map { ", " + $0 } ?? ""))
+                       + displays.compactMap { $0.statistics.map { ", " + $0 } }.joined())
         default:
             Log.info("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): giving the screen back and exiting")
             notifier.stopping()
-            daemon.stop()
-            display.restore()
+            for group in groups { group.daemon.stop() }
+            for display in displays { display.restore() }
             loop.stop()
         }
     }
 
-    /// Touch is turned like the picture on the panel: with the display's rotation, not the config's.
-    private static func inputSettings(_ shell: ShellSettings, rotation: Int) -> ShellSettings {
-        var settings = shell
-        settings.rotation = rotation
-        return settings
-    }
-
-    /// New settings or a new screen size for whichever input there is: libinput's devices, or
+    /// New settings or new screen sizes for whichever input there is: libinput's devices, or
     /// the Wayland seat (which leaves rotation to the compositor).
-    private func reconfigureInput(_ shell: ShellSettings, screen: Size? = nil) {
-        let screen = screen ?? display.size ?? daemon.engine.viewport
-        input?.reconfigure(settings: Self.inputSettings(shell, rotation: displayRotation), screen: screen)
-        wayland?.seat?.reconfigure(settings: shell, screen: screen)
+    private func reconfigureInput(_ shell: ShellSettings) {
+        if let input {
+            let (targets, routing) = touchTargets()
+            input.reconfigure(settings: shell, targets: targets, routing: routing)
+        }
+        wayland?.seat?.reconfigure(settings: shell, screen: displays[0].size ?? lead.engine.viewport)
     }
-
 }
 
-/// Step 5 of the reload (`LiveConfig`): the new config goes into the engine, a new image store
-/// and the input, while the strip rests.
+/// Step 5 of the reload (`LiveConfig`): the new config goes into every carousel (engine, image
+/// stores) and the input, while the strips rest.
 extension DaemonRunner: ReloadTarget {
-    var isMoving: Bool { daemon.engine.isMoving }
-    var selectedIndex: Int { daemon.engine.selectedIndex }
+    var isMoving: Bool { groups.contains { $0.daemon.engine.isMoving } }
+    var selectedIndex: Int { lead.engine.selectedIndex }
 
     func swapIn(_ loaded: LoadedConfig, keepIndex: Int?, now: Double) {
-        if options.outputSettings(loaded.shell) != outputSettings {
-            Log.notice("output, mode, rotation and force_legacy changes take effect when carouseld restarts")
+        let shell = options.overriding(loaded.shell)
+        var single = shell
+        if wayland != nil { single.outputs = [] }
+        // Without tables, the screens in use stay the ones found at start.
+        let next = ScreenPlan.make(shell: single, config: loaded.config,
+                                   connected: plan.screens.count > 1 ? plan.screens.compactMap(\.connector) : [])
+        if next.screens != plan.screens || (plan.screens.count > 1 && next.layout != plan.layout) {
+            Log.notice("output, layout, mode, rotation and force_legacy changes take effect when carouseld restarts")
         }
-        daemon.modifyEngine {
-            $0.reconfigure(loaded.config, itemCount: loaded.playlist.count, itemDurations: loaded.itemDurations,
-                           keepIndex: keepIndex, now: now)
+        for group in groups {
+            // The same carousel in the new config (independent screens by name), else the top level.
+            let updated = next.groups.first { $0.name == group.plan.name }
+                ?? ScreenPlan.Group(name: group.plan.name, screens: group.plan.screens, config: loaded.config)
+            let items = Self.items(of: updated, in: loaded)
+            let old = group.daemon.engine.selectedIndex
+            let keep = group.items.indices.contains(old)
+                ? ReloadController.index(of: group.items[old].path, in: items, near: old) : nil
+            group.swapIn(config: updated.config, shell: loaded.shell, items: items, keepIndex: keep, now: now)
         }
-        loop.remove(fd: renderer.store.readyFD)
-        renderer = Self.makeRenderer(loaded, viewport: display.size ?? daemon.engine.viewport, replacing: renderer.store)
         reconfigureInput(loaded.shell)
-        daemon.replaceRenderers([renderer])
-        do { try watchStore() } catch { Log.error("watching the image store: \(error)") }
+        announce()
     }
 }

@@ -52,6 +52,20 @@ enum DisplayOpener {
         throw firstError ?? .noDevice("no usable card among \(cards.joined(separator: ", "))")
     }
 
+    /// The connectors with a screen on the card a screen would be opened on (a real KMS
+    /// driver's first), for "every connected screen" when no `[[output]]` table names one.
+    /// Read without becoming master; empty when there is no card or nothing is connected yet.
+    static func connectedConnectors() -> [String] {
+        let paths = DrmCard.discover()
+        for path in paths.filter({ !isFirmware($0) }) + paths.filter(isFirmware) {
+            guard let card = try? DrmCard(path: path, master: false),
+                  let resources = try? DrmResources(fd: card.fd) else { continue }
+            let names = resources.connectors.filter { $0.connected && !$0.modes.isEmpty }.map(\.name)
+            if !names.isEmpty { return names }
+        }
+        return []
+    }
+
     /// Whether the card at `path` is a firmware framebuffer (its driver read without
     /// becoming DRM master). A card that cannot be opened counts as real: opening it for the
     /// screen then reports why.

@@ -1,6 +1,6 @@
 /// What the user asked of the display (config keys output, mode, rotation, force_legacy,
 /// possibly overridden on the command line).
-struct OutputSettings: Equatable {
+struct OutputSettings: Equatable, Sendable {
     var connector: String? = nil
     var mode: String? = nil
     /// Counter-clockwise degrees: 0, 90, 180 or 270.

@@ -1,0 +1,103 @@
+import CarouselEngine
+
+/// One carousel and the screens that show it (all of them in mirror and span, one in
+/// independent): its `Daemon`, its playlist and settings, and one renderer per screen over
+/// image stores shared by screens whose cards have the same size.
+final class ScreenGroup {
+    let plan: ScreenPlan.Group
+    let daemon: Daemon
+    let outputs: [DisplayOutput]
+    /// Each screen's rotation (its panel's touches are turned with it).
+    private let rotations: [Int]
+    private let layout: OutputLayout
+    private(set) var config: CarouselConfig
+    private(set) var shell: ShellSettings
+    private(set) var items: [PlaylistItem]
+    /// One per card scale in use (mirror at two sizes: two).
+    private var stores: [Double: ImageStore] = [:]
+    private(set) var arrangement: ScreenArrangement?
+    private let loop: EventLoop
+    /// Called when the stores change (their ready fds must be watched).
+    var onStoresChanged: (() -> Void)?
+
+    init(plan: ScreenPlan.Group, layout: OutputLayout, outputs: [DisplayOutput], rotations: [Int],
+         config: CarouselConfig, shell: ShellSettings, items: [PlaylistItem], loop: EventLoop, now: Double) throws {
+        self.plan = plan; self.layout = layout; self.outputs = outputs; self.rotations = rotations
+        self.config = config; self.shell = shell; self.items = items; self.loop = loop
+        let sizes = outputs.map(\.size)
+        let fullPlan = ScreenPlan(layout: layout, screens: [], groups: [plan])
+        arrangement = fullPlan.arrangement(of: plan, sizes: sizes)
+        let viewport = arrangement?.viewport ?? Size(width: 1920, height: 1080)
+        let engine = CarouselEngine(config: config, itemCount: items.count, viewport: viewport, now: now,
+                                    itemDurations: items.map(\.duration))
+        let placeholder = outputs.map { ScreenView(output: $0, renderer: NoRenderer()) }
+        daemon = try Daemon(engine: engine, views: placeholder, loop: loop)
+        daemon.arrange = { [unowned self] sizes in
+            arrangement = fullPlan.arrangement(of: plan, sizes: sizes)
+            return arrangement?.viewport
+        }
+        rebuildRenderers()
+    }
+
+    /// "HDMI-A-1: " before a log line when there are several carousels; "" for one.
+    var prefix: String { plan.name.isEmpty ? "" : "\(plan.name): " }
+
+    var allStores: [ImageStore] { Array(stores.values) }
+
+    /// The screens' transforms (identity while not lit).
+    var transforms: [ViewTransform] {
+        arrangement?.transforms ?? Array(repeating: .identity, count: outputs.count)
+    }
+
+    /// New renderers for the current arrangement; stores at a card scale still in use carry
+    /// over with their cards, others are dropped (`cache_mb` is shared between them).
+    func rebuildRenderers() {
+        let viewport = daemon.engine.viewport
+        let scales = Set(transforms.map(\.scale))
+        var shared = shell
+        shared.cacheMB = max(8, shell.cacheMB / max(1, scales.count))
+        var next: [Double: ImageStore] = [:]
+        for scale in scales {
+            let scaled = Size(width: viewport.width * scale, height: viewport.height * scale)
+            next[scale] = ImageStore(paths: items.map(\.path), config: config, shell: shared, viewport: scaled,
+                                     replacing: stores[scale] ?? stores.values.first)
+        }
+        stores = next
+        let renderers: [FrameRenderer] = transforms.compactMap { view in
+            next[view.scale].map { CompositorRenderer(store: $0, config: config, view: view) }
+        }
+        daemon.replaceRenderers(renderers)
+        onStoresChanged?()
+    }
+
+    /// A reloaded config: the engine keeps the picture on screen (`keepIndex`), the renderers
+    /// take over the decoded cards.
+    func swapIn(config: CarouselConfig, shell: ShellSettings, items: [PlaylistItem], keepIndex: Int?, now: Double) {
+        self.config = config; self.shell = shell; self.items = items
+        daemon.modifyEngine {
+            $0.reconfigure(config, itemCount: items.count, itemDurations: items.map(\.duration), keepIndex: keepIndex, now: now)
+        }
+        rebuildRenderers()
+    }
+
+    /// Where a touch on each of this group's screens goes (`group`: this group's index).
+    func touchTargets(group: Int) -> [TouchTarget] {
+        outputs.indices.map { i in
+            TouchTarget(group: group, screen: outputs[i].size ?? daemon.engine.viewport, rotation: rotations[i],
+                        view: transforms[i])
+        }
+    }
+
+    /// "showing 3/12 beach.jpg" for this carousel.
+    var showing: String {
+        let index = daemon.engine.selectedIndex
+        return items.indices.contains(index)
+            ? StatusLine.showing(index: index, count: items.count, name: items[index].name) : "no images"
+    }
+}
+
+/// Draws nothing: a screen's renderer before the group made the real ones.
+private final class NoRenderer: FrameRenderer {
+    func draw(_ layout: FrameLayout, into target: PixelBuffer) {}
+    func invalidate() {}
+}
