@@ -79,6 +79,48 @@ final class ConfigCheckTests: XCTestCase {
         XCTAssertTrue(report.errors[0].contains("more than max_image_pixels 1000"), report.errors[0])
     }
 
+    /// [[output]] connectors the cards lack are errors; with no readable card (a build machine) the check is skipped.
+    func testUnknownConnectorsAreErrorsWhenCardsCanBeRead() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg"], config: """
+            interval = 3
+            [[output]]
+            name = "Virtual-1"
+            [[output]]
+            name = "HDMI-A-9"
+            """)
+        let noDecode: ConfigCheck.ImageDecode = { _, _ in nil }
+        let report = ConfigCheck.run(directory: dir.path, decode: noDecode) { ["Virtual-1", "Virtual-2"] }
+        XCTAssertEqual(report.errors, [
+            "\(dir.url("carouseld.conf")):4: output.name: connector HDMI-A-9 not found; available: Virtual-1, Virtual-2",
+        ])
+        XCTAssertEqual(ConfigCheck.run(directory: dir.path, decode: noDecode) { nil }.errors, [])
+        try dir.write("carouseld.conf", "backend = \"wayland\"\n[[output]]\nname = \"HDMI-A-9\"\n")
+        XCTAssertEqual(ConfigCheck.run(directory: dir.path, decode: noDecode) { [] }.errors, [], "Wayland names its own outputs")
+    }
+
+    /// An [[output]]'s own playlist is decoded too, at that output's card size.
+    func testPerOutputPlaylistIsDecodedWithItsOwnSettings() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"], config: """
+            layout = "independent"
+            card_width = 500
+            [[output]]
+            name = "HDMI-A-1"
+            playlist = "lobby.m3u"
+            card_width = 300
+            """)
+        try dir.write("playlist.m3u", "a.jpg\n")
+        try dir.write("lobby.m3u", "a.jpg\nb.jpg\n")
+        final class Seen: @unchecked Sendable { let lock = NSLock(); var widths: [String: Int] = [:] }
+        let seen = Seen()
+        let report = ConfigCheck.run(directory: dir.path, decode: { path, spec in
+            seen.lock.withLock { seen.widths[(path as NSString).lastPathComponent] = spec.width }
+            return nil
+        }, connectors: { nil })
+        XCTAssertEqual(report.errors, [])
+        XCTAssertEqual(report.imageCount, 3)
+        XCTAssertEqual(seen.widths, ["a.jpg": 500, "b.jpg": 300])
+    }
+
     func testEachFileIsDecodedOnceForTheDaemonsCardSpec() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"],
                                                      config: "max_image_pixels = 1234\ncard_width = 500\nfit = \"contain\"\n")

@@ -59,6 +59,52 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    // MARK: - [[output]] playlists
+
+    private static let independent = """
+        layout = "independent"
+        [[output]]
+        name = "HDMI-A-1"
+        playlist = "lobby.m3u"
+        [[output]]
+        name = "HDMI-A-2"
+        """
+
+    func testPerOutputPlaylistIsLoadedLikePlaylistM3u() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg", "c.jpg"], config: Self.independent)
+        try dir.write("lobby.m3u", "#EXTINF:7,Front\nc.jpg\n../x.jpg\na.jpg\n")
+        let loaded = try ConfigLoader.load(directory: dir.path)
+        XCTAssertEqual(loaded.playlist.map(\.name), ["a.jpg", "b.jpg", "c.jpg"])
+        XCTAssertEqual(Array(loaded.outputPlaylists.keys), ["HDMI-A-1"])
+        XCTAssertEqual(loaded.playlist(forOutput: "HDMI-A-1"),
+                       [PlaylistItem(path: dir.url("images/c.jpg"), duration: 7, title: "Front"),
+                        PlaylistItem(path: dir.url("images/a.jpg"))])
+        XCTAssertEqual(loaded.playlist(forOutput: "HDMI-A-2"), loaded.playlist)
+        XCTAssertEqual(loaded.warnings, ["\(dir.url("lobby.m3u")):3: ../x.jpg: not found in \(dir.url("images")); skipped"])
+    }
+
+    func testMissingOrEmptyPerOutputPlaylistIsAProblemOnItsLine() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg"], config: Self.independent)
+        let conf = dir.url("carouseld.conf")
+        XCTAssertThrowsError(try ConfigLoader.load(directory: dir.path)) { error in
+            XCTAssertEqual((error as? ConfigLoadError)?.problems,
+                           ["\(conf):4: output.playlist: \(dir.url("lobby.m3u")): file not found"])
+        }
+        try dir.write("lobby.m3u", "# nothing yet\nmissing.jpg\n")
+        XCTAssertThrowsError(try ConfigLoader.load(directory: dir.path)) { error in
+            XCTAssertEqual((error as? ConfigLoadError)?.problems,
+                           ["\(conf):4: output.playlist: \(dir.url("lobby.m3u")): no playable entries"])
+        }
+    }
+
+    func testMirrorLayoutLoadsNoPerOutputPlaylist() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg"], config: "[[output]]\nname = \"A\"\n")
+        let loaded = try ConfigLoader.load(directory: dir.path)
+        XCTAssertEqual(loaded.shell.outputs.map(\.name), ["A"])
+        XCTAssertEqual(loaded.outputPlaylists, [:])
+        XCTAssertEqual(loaded.playlist(forOutput: "A"), loaded.playlist)
+    }
+
     func testConfigThatIsADirectoryIsAProblem() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg"])
         try dir.remove("carouseld.conf")

@@ -59,6 +59,15 @@ final class ConfigWatcherTests: XCTestCase {
         XCTAssertTrue(reloadsAfterDebounce())
     }
 
+    /// An [[output]] may name its own playlist: every *.m3u in the config directory counts.
+    func testAnyPlaylistInConfigDirectoryMatters() throws {
+        try root.write("conf/.lobby.m3u.swp", "a.jpg\n")
+        try root.write("conf/lobby.txt", "a.jpg\n")
+        XCTAssertFalse(reloadsAfterDebounce())
+        try root.write("conf/lobby.m3u", "a.jpg\n")
+        XCTAssertTrue(reloadsAfterDebounce())
+    }
+
     func testRsyncTemporaryNameThenRename() throws {
         try root.writeBytes("conf/images/.b.jpg.Xa81Qz", ConfigTestDirectory.pngSignature)
         XCTAssertFalse(reloadsAfterDebounce())

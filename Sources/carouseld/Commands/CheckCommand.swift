@@ -7,7 +7,8 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate a config directory, like nginx -t.",
-        discussion: "Checks carouseld.conf (syntax, types, ranges) and the playlist, then decodes every picture "
+        discussion: "Checks carouseld.conf (syntax, types, ranges) and the playlists, and the [[output]] connectors "
+            + "against the DRM cards when any can be read; then decodes every picture "
             + "at card size for a screen of --size, on all cores, as the daemon would. "
             + "Problems are printed as file:line: key: message, and each picture the daemon would skip as "
             + "'skipping PATH: REASON'. Exit status 1 on any error, 0 otherwise.")

@@ -59,8 +59,24 @@ enum ConfigCheck {
                  cardHeight: config.cardHeight.resolve(in: screen.height))
     }
 
+    /// The connector names of every DRM card that can be read; nil when none can (a build
+    /// machine, a container), and `check` then skips the connector check.
+    static func drmConnectorNames() -> [String]? {
+        var names: [String]? = nil
+        for path in DrmCard.discover() {
+            do throws(DisplayError) {
+                let card = try DrmCard(path: path, master: false)
+                names = (names ?? []) + (try DrmResources(fd: card.fd).connectors.map(\.name))
+            } catch {
+                continue
+            }
+        }
+        return names
+    }
+
     static func run(directory: String, screen: Size = defaultScreen, threads: Int = ParallelDecode.onlineCores(),
-                    decode: @escaping ImageDecode = decodeProblem) -> ConfigCheckReport {
+                    decode: @escaping ImageDecode = decodeProblem,
+                    connectors: () -> [String]? = drmConnectorNames) -> ConfigCheckReport {
         var report = ConfigCheckReport(directory: directory)
         let loaded: LoadedConfig
         do {
@@ -72,13 +88,32 @@ enum ConfigCheck {
         }
         report.directory = loaded.directory
         report.warnings = loaded.warnings
-        report.imageCount = loaded.playlist.count
-        // Each file once, even if the playlist repeats it; reported in playlist order.
-        var seen = Set<String>()
-        let paths = loaded.playlist.map(\.path).filter { seen.insert($0).inserted }
-        let spec = cardSpec(loaded.config, shell: loaded.shell, screen: screen)
+        report.imageCount = loaded.playlist.count + loaded.outputPlaylists.values.reduce(0) { $0 + $1.count }
+        // [[output]] connectors the DRM cards lack (Wayland names its outputs itself; fbdev has none).
+        if loaded.shell.backend == .auto || loaded.shell.backend == .drm, !loaded.shell.outputs.isEmpty,
+           let available = connectors() {
+            report.errors += OutputTables.unknownConnectors(loaded.shell.outputs, available: available,
+                file: loaded.directory + "/" + ConfigLoader.configFileName).map(\.description)
+        }
+        // Each file once, even if playlists repeat it, at the card of the first playlist naming
+        // it (an [[output]]'s own settings for its own playlist); reported in playlist order.
+        let mainSpec = cardSpec(loaded.config, shell: loaded.shell, screen: screen)
+        var specs: [String: CardSpec] = [:]
+        var paths: [String] = []
+        func add(_ items: [PlaylistItem], _ spec: CardSpec) {
+            for item in items where specs[item.path] == nil {
+                specs[item.path] = spec
+                paths.append(item.path)
+            }
+        }
+        add(loaded.playlist, mainSpec)
+        for table in loaded.shell.outputs {
+            if let items = loaded.outputPlaylists[table.name] {
+                add(items, cardSpec(table.config, shell: loaded.shell, screen: screen))
+            }
+        }
         let start = MonotonicClock.now()
-        let (problems, used) = ParallelDecode.run(paths, threads: threads) { decode($0, spec) }
+        let (problems, used) = ParallelDecode.run(paths, threads: threads) { [specs] in decode($0, specs[$0] ?? mainSpec) }
         report.decoding = .init(pictures: paths.count, seconds: MonotonicClock.now() - start, threads: used)
         for (path, problem) in zip(paths, problems) {
             if let problem { report.errors.append("skipping \(path): \(problem)") }

@@ -15,12 +15,17 @@ struct LoadedConfig: Sendable, Equatable {
     var playlist: [PlaylistItem]
     /// The playlist file used, or nil when the media directory was listed.
     var playlistFile: String?
+    /// The `playlist` of each `[[output]]` that has one (layout "independent"), by connector.
+    var outputPlaylists: [String: [PlaylistItem]] = [:]
     /// Things that did not stop the load (unknown keys, refused or missing playlist entries),
     /// each formatted `file:line: key: message`.
     var warnings: [String]
 
     /// Per-item durations for `CarouselEngine.reconfigure(_:itemCount:itemDurations:keepIndex:now:)`.
     var itemDurations: [Double?] { playlist.map(\.duration) }
+
+    /// What the screen on connector `name` shows: its own playlist, or the main one.
+    func playlist(forOutput name: String) -> [PlaylistItem] { outputPlaylists[name] ?? playlist }
 }
 
 /// Loads `DIR/carouseld.conf` and the playlist. Every problem is collected (not just the first),
@@ -57,33 +62,16 @@ enum ConfigLoader {
         let mediaPath = MediaDirectory.absolute(values.shell.media, relativeTo: dir)
         var playlist: [PlaylistItem] = []
         var playlistFile: String? = nil
+        var outputPlaylists: [String: [PlaylistItem]] = [:]
         if let media = MediaDirectory(path: mediaPath) {
             let listPath = dir + "/" + playlistFileName
             do {
-                var (bytes, isCut) = try FileReading.readHead(listPath, limit: PlaylistParser.maxBytes)
+                let read = try PlaylistFile.read(listPath, media: media)
                 playlistFile = listPath
-                var cutWarning: ConfigProblem? = nil
-                if isCut {
-                    // Keep whole lines only: the last one may be cut mid-name (or mid-character).
-                    bytes.removeSubrange((bytes.lastIndex(of: 10).map { $0 + 1 } ?? 0)...)
-                    let kept = bytes.reduce(0) { $1 == 10 ? $0 + 1 : $0 }
-                    cutWarning = ConfigProblem(file: listPath, line: kept + 1, key: "playlist", message:
-                        "cut here: the file is larger than \(PlaylistParser.maxBytes >> 20) MB, the limit; this line and the rest are ignored")
-                }
-                if let text = String(validating: bytes, as: UTF8.self), !bytes.contains(0) {
-                    let parsed = PlaylistParser.parse(text: text, file: listPath, media: media)
-                    playlist = parsed.items
-                    warnings += parsed.warnings
-                    if let cutWarning, !parsed.warnings.contains(where: { $0.message.hasPrefix("cut here") }) {
-                        warnings.append(cutWarning)
-                    }
-                    if playlist.isEmpty {
-                        problems.append(ConfigProblem(file: listPath, line: nil, key: "playlist",
-                                                      message: "no playable entries"))
-                    }
-                } else {
-                    problems.append(ConfigProblem(file: listPath, line: nil, key: "playlist",
-                                                  message: "file is not valid UTF-8 text"))
+                playlist = read.items
+                warnings += read.warnings
+                if let problem = read.problem {
+                    problems.append(ConfigProblem(file: listPath, line: nil, key: "playlist", message: problem))
                 }
             } catch .missing {
                 let scanned = media.scan()
@@ -97,6 +85,10 @@ enum ConfigLoader {
                 problems.append(ConfigProblem(file: listPath, line: nil, key: "playlist",
                                               message: FileReading.message(error)))
             }
+            let outputs = Self.outputPlaylists(values.shell, directory: dir, media: media, confPath: confPath, lines: confLines)
+            outputPlaylists = outputs.playlists
+            problems += outputs.problems
+            warnings += outputs.warnings
         } else {
             // A symlink loop or a file in its place is named as such; otherwise the plain words.
             let why = MediaDirectory.problem(mediaPath).flatMap { $0.hasPrefix("is a ") ? $0 : nil } ?? "is not a directory"
@@ -108,7 +100,7 @@ enum ConfigLoader {
             throw ConfigLoadError(problems: problems.map(\.description), warnings: warnings.map(\.description))
         }
         return LoadedConfig(config: values.config, shell: values.shell, directory: dir, mediaDirectory: mediaPath, playlist: playlist,
-                            playlistFile: playlistFile, warnings: warnings.map(\.description))
+                            playlistFile: playlistFile, outputPlaylists: outputPlaylists, warnings: warnings.map(\.description))
     }
 
     private static func currentDirectory() -> String {

@@ -115,7 +115,10 @@ final class ConfigWatcher {
         for role in roles {
             switch role {
             case .config:
-                if name == ConfigLoader.configFileName || name == ConfigLoader.playlistFileName { matters = true }
+                // Any playlist: an [[output]] may name its own (lobby.m3u).
+                if name == ConfigLoader.configFileName || (name.hasSuffix(".m3u") && !Self.isTemporary(name)) {
+                    matters = true
+                }
             case .media:
                 if !Self.isTemporary(name) { matters = true }
             case .ancestor(let child):
