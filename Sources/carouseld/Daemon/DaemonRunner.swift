@@ -81,7 +81,8 @@ final class DaemonRunner {
                  + (loaded.playlistFile ?? loaded.mediaDirectory))
         let shell = options.overriding(loaded.shell)
         let backend = shell.backend.resolved
-        plan = Self.makePlan(shell, config: loaded.config, backend: backend)
+        let plan = Self.makePlan(shell, config: loaded.config, backend: backend)
+        self.plan = plan
         do {
             (displays, wayland) = try Self.openDisplays(shell, plan: plan, backend: backend)
         } catch {
