@@ -23,6 +23,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Output directory for the PNG files (created if missing).")
     var out: String
 
+    @Option(help: "Render what this screen (an [[output]] table's name) shows: its part of a span, its own playlist when independent. --size is its size.")
+    var output: String?
+
     @Option(help: "JSON touch script: [{\"t\":1.0,\"slot\":0,\"phase\":\"down\",\"x\":900,\"y\":400}, ...].")
     var input: String?
 
@@ -50,13 +53,29 @@ struct RenderCommand: ParsableCommand {
         }
         for warning in loaded.warnings { Log.warning(warning) }
         guard let mode = DisplayMode(parsing: size) else { throw ValidationError("--size \(size) is not WIDTHxHEIGHT") }
-        let usable = Set(OfflineRenderer.usablePaths(loaded.playlist.map(\.path),
+        let screen = Size(width: Double(mode.width), height: Double(mode.height))
+        var preview = ScreenPreview(group: ScreenPlan.Group(name: "", screens: [0], config: loaded.config),
+                                    frame: screen, view: .identity, screen: screen)
+        if let output {
+            let plan = ScreenPlan.make(shell: loaded.shell, config: loaded.config)
+            guard let found = ScreenPreview.make(plan: plan, output: output, size: screen) else {
+                let names = plan.screens.compactMap(\.connector)
+                Log.error("\(loaded.directory)/\(ConfigLoader.configFileName): no [[output]] named \(output); "
+                          + (names.isEmpty ? "it has none" : "it names " + names.joined(separator: ", ")))
+                throw ExitCode.failure
+            }
+            preview = found
+        }
+        let playlist = preview.group.playlistOutput.map { loaded.playlist(forOutput: $0) } ?? loaded.playlist
+        let usable = Set(OfflineRenderer.usablePaths(playlist.map(\.path),
                                                      maxPixels: loaded.shell.maxImagePixels, source: loaded.mediaDirectory))
-        let items = loaded.playlist.filter { usable.contains($0.path) }
+        let items = playlist.filter { usable.contains($0.path) }
         let touches = try input.map { path throws(TouchScript.Failure) in try TouchScript.load(path) } ?? []
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let renderer = try OfflineRenderer(config: loaded.config, shell: loaded.shell, paths: items.map(\.path), width: mode.width,
-                                           height: mode.height, itemDurations: items.map(\.duration), touches: touches)
+        let renderer = try OfflineRenderer(config: preview.group.config, shell: loaded.shell, paths: items.map(\.path),
+                                           width: Int(preview.frame.width), height: Int(preview.frame.height),
+                                           itemDurations: items.map(\.duration), touches: touches, view: preview.view,
+                                           screen: (Int(preview.screen.width), Int(preview.screen.height)))
         for time in try times() {
             let path = "\(out)/\(OfflineRenderer.fileName(at: time))"
             try PNGWriter.write(renderer.frame(at: time), to: path)

@@ -34,7 +34,7 @@ final class CompositorRenderer: FrameRenderer {
     }
 
     /// A mirror at twice the size shows dots twice as large, like everything else on it.
-    private static func scaledDots(_ config: CarouselConfig, by scale: Double) -> CarouselConfig {
+    static func scaledDots(_ config: CarouselConfig, by scale: Double) -> CarouselConfig {
         guard scale != 1 else { return config }
         var scaled = config
         scaled.dotSize *= scale

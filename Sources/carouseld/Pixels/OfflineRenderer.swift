@@ -12,19 +12,27 @@ final class OfflineRenderer {
     private let frame: PixelImage
     private var touches: [TouchFrame]
     private var step = 0
+    /// Where the written screen looks at the carousel (one screen of a span or mirror).
+    private let view: ViewTransform
 
     /// `paths` are the playlist (with `itemDurations` from #EXTINF); skipped files must already
-    /// be removed (see `usablePaths`).
+    /// be removed (see `usablePaths`). `width`×`height` is the carousel's frame; `screen` (one
+    /// screen of several, seen through `view`) the size of the picture written, if not that.
     init(config: CarouselConfig, shell: ShellSettings = ShellSettings(), paths: [String], width: Int, height: Int,
-         itemDurations: [Double?] = [], touches: [TouchFrame] = []) throws {
+         itemDurations: [Double?] = [], touches: [TouchFrame] = [],
+         view: ViewTransform = .identity, screen: (width: Int, height: Int)? = nil) throws {
         let viewport = Size(width: Double(width), height: Double(height))
-        guard let frame = PixelImage(width: width, height: height) else {
-            throw PNGWriter.Failure(path: "", reason: "out of memory for a \(width)x\(height) frame")
+        let size = screen ?? (width, height)
+        guard let frame = PixelImage(width: size.width, height: size.height) else {
+            throw PNGWriter.Failure(path: "", reason: "out of memory for a \(size.width)x\(size.height) frame")
         }
         self.frame = frame
-        store = ImageStore(paths: paths, config: config, shell: shell, viewport: viewport)
+        self.view = view
+        store = ImageStore(paths: paths, config: config, shell: shell,
+                           viewport: Size(width: viewport.width * view.scale, height: viewport.height * view.scale))
         // A written frame is looked at still, not seen in passing: always the full-quality filter.
-        compositor = Compositor(config: config, store: store, adaptsToMotion: false)
+        compositor = Compositor(config: CompositorRenderer.scaledDots(config, by: view.scale), store: store,
+                                adaptsToMotion: false, origin: (view.originX, view.originY))
         engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0,
                                 itemDurations: itemDurations)
         self.touches = touches
@@ -51,7 +59,7 @@ final class OfflineRenderer {
             advance(to: Double(step) / Self.stepsPerSecond)
         }
         advance(to: max(time, engine.now))
-        let layout = engine.layout()
+        let layout = view.apply(engine.layout())
         store.waitUntilLoaded(for: layout)
         compositor.compose(layout, into: frame.buffer)
         return frame.buffer
