@@ -11,6 +11,9 @@ struct OutputsCommand: ParsableCommand {
     @Option(help: "auto (the compositor's outputs if WAYLAND_DISPLAY is set, else DRM), drm or wayland.")
     var backend: DisplayBackend = .auto
 
+    @Option(help: "Config directory: say which connectors `run` would use, and how (mirror, span, independent).")
+    var config: String?
+
     func run() throws {
         if backend.resolved == .wayland { return try listWaylandOutputs() }
         let cards = DrmCard.discover()
@@ -18,12 +21,14 @@ struct OutputsCommand: ParsableCommand {
             Log.error("\(DisplayError.noDevice("load the KMS driver for the graphics hardware"))")
             throw ExitCode.failure
         }
+        let plan = try config.map(screenPlan)
         for path in cards {
             do throws(DisplayError) {
                 let card = try DrmCard(path: path, master: false)
                 print("\(path): driver \(card.driverName), \(card.enableAtomic() ? "atomic" : "legacy only")")
                 for connector in try DrmResources(fd: card.fd).connectors {
-                    print("  \(connector.name): \(connector.connected ? "connected" : "disconnected")")
+                    print("  \(connector.name): \(connector.connected ? "connected" : "disconnected")"
+                          + (plan.map { "; " + Self.use(of: connector.name, in: $0) } ?? ""))
                     for mode in connector.modes {
                         print("    \(mode.label)\(mode.preferred ? " preferred" : "")")
                     }
@@ -32,6 +37,27 @@ struct OutputsCommand: ParsableCommand {
                 print("\(path): \(error)")
             }
         }
+    }
+
+    /// What `run` would drive with the config in `directory` and the connectors connected now.
+    private func screenPlan(_ directory: String) throws -> ScreenPlan {
+        do {
+            let loaded = try ConfigLoader.load(directory: directory)
+            return ScreenPlan.make(shell: loaded.shell, config: loaded.config, connected: DisplayOpener.connectedConnectors())
+        } catch {
+            error.problems.forEach { Log.error($0) }
+            throw ExitCode.failure
+        }
+    }
+
+    /// "used: span 2 of 2, mode 1024x768, rotation 0", "not used", or "used if it is the first connected".
+    private static func use(of connector: String, in plan: ScreenPlan) -> String {
+        guard let index = plan.screens.firstIndex(where: { $0.connector == connector }) else {
+            return plan.screens.first?.connector == nil ? "used if it is the first connected one" : "not used"
+        }
+        let settings = plan.screens[index].settings
+        return "used: \(plan.role(ofScreen: index)), mode \(settings.mode ?? "preferred"), rotation \(settings.rotation)"
+            + (plan.screens[index].touch.map { ", touch \"\($0)\"" } ?? "")
     }
 
     private func listWaylandOutputs() throws {
