@@ -105,3 +105,25 @@ head_matches span-head0-is-left-half 0 "$out/render/span-left.png" 60
 head_matches span-head1-is-right-half 1 "$out/render/span-right.png" 60
 stop
 check "span: both CRTCs given back on exit" grep -q "restored CRTC" "$out/span.log"
+
+echo "## a screen unplugged and plugged in again (mirror, 3 s interval)"
+# Writing the connector's sysfs status forces it off or on; the kernel sends no event for that
+# (6.1), so a "change" uevent on the card then tells userspace, as a cable's hotplug would.
+connector=$(ls -d /sys/class/drm/card*-Virtual-2 | head -1)
+status=$connector/status card_uevent=$(dirname "$(realpath "$connector")")/uevent
+start hotplug "$out/conf-hotplug"
+echo off > "$status"; echo change > "$card_uevent"
+waitfor "Virtual-2 disconnected" "$out/hotplug.log" 20 && echo "PASS unplugged: the daemon noticed" || echo "FAIL unplugged: not noticed"
+first=$(slide 0); changed=
+for _ in $(seq 1 40); do sleep 0.5; [ "$(slide 0)" != "$first" ] && { changed=1; break; }; done
+check "unplugged: the other screen goes on paging (was $first)" [ -n "$changed" ]
+check "unplugged: the daemon kept running" kill -0 "$pid"
+lines=$(wc -l < "$out/hotplug.log")
+echo on > "$status"; echo change > "$card_uevent"
+for _ in $(seq 1 100); do tail -n +"$lines" "$out/hotplug.log" | grep -q "showing .*Virtual-2" && break; sleep 0.2; done
+check "plugged in again: Virtual-2 is lit again without a restart" sh -c "tail -n +$lines '$out/hotplug.log' | grep -q 'showing .*Virtual-2'"
+# Mirror: both heads agree once the strip rests between pages.
+agree=
+for _ in $(seq 1 30); do a=$(slide 0); b=$(slide 1); [ "$a" = "$b" ] && [ "${a#slide}" != "$a" ] && { agree=1; break; }; sleep 0.5; done
+check "plugged in again: both screens show the same picture ($a, $b)" [ -n "$agree" ]
+stop

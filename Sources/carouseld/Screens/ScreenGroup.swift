@@ -32,8 +32,12 @@ final class ScreenGroup {
                                     itemDurations: items.map(\.duration))
         let placeholder = outputs.map { ScreenView(output: $0, renderer: NoRenderer()) }
         daemon = try Daemon(engine: engine, views: placeholder, loop: loop)
+        var lastSizes = sizes
         daemon.arrange = { [unowned self] sizes in
-            arrangement = fullPlan.arrangement(of: plan, sizes: sizes)
+            // A spanned screen that goes dark keeps its place: the others go on showing their
+            // part, with no jump. A mirror is laid out for the screens that are lit.
+            lastSizes = zip(sizes, lastSizes).map { $0 ?? $1 }
+            arrangement = fullPlan.arrangement(of: plan, sizes: layout == .span ? lastSizes : sizes)
             return arrangement?.viewport
         }
         rebuildRenderers()
