@@ -26,6 +26,8 @@ public struct CarouselEngine: Sendable {
     private var recognizer: GestureRecognizer
     private var gesture: ActiveGesture?
     private var autoAdvance: AutoAdvance
+    /// Auto-advance held (control socket `pause`, or a shell that pages by the wall clock).
+    public private(set) var isPaused = false
 
     /// What the engine remembers about the driving finger's gesture.
     private struct ActiveGesture: Sendable {
@@ -90,6 +92,51 @@ public struct CarouselEngine: Sendable {
         return events
     }
 
+    /// Shows the page holding playlist item `index`: with the spring along the shorter way round
+    /// the loop, or at once (`animated: false`: a cut, reported as settled). Ignored while a
+    /// finger drives the strip.
+    public mutating func show(item index: Int, animated: Bool, now: Double) -> [CarouselEvent] {
+        var events = advance(to: now)
+        guard strip.pageCount > 0, !recognizer.isDriving else { return events }
+        let from = animation?.targetPage ?? page
+        let wanted = strip.realPage(containingItem: floorMod(index, max(1, itemCount)))
+        let count = strip.pageCount
+        // The shortest signed distance round the loop, so item 0 after the last is one step on.
+        let delta = floorMod(wanted - from + count / 2, count) - count / 2
+        if animated {
+            if delta != 0 {
+                let current = state()
+                springTo(page: from + delta, from: current.position, velocity: current.velocity, at: self.now)
+            }
+        } else if animation != nil || page != wanted {
+            animation = nil
+            rest(on: wanted)
+            events.append(.settled(time: self.now, index: selectedIndex))
+        }
+        syncSelection()
+        return events
+    }
+
+    /// Holds auto-advance (`true`) or lets it run again, with a full interval from `now`.
+    public mutating func setPaused(_ paused: Bool, now: Double) {
+        _ = advance(to: now)
+        isPaused = paused
+        if !paused {
+            autoAdvance.cancel()
+            restartCountdownIfIdle()
+        }
+    }
+
+    /// Seconds the spring takes to bring a one-page move to rest (within 0.5 px, as the engine
+    /// settles): a page change meant to end at a given instant starts this much earlier.
+    public var pageSettleDuration: Double {
+        let animation = SpringAnimation(spring: spring, startTime: 0, startPosition: 0, startVelocity: 0,
+                                        target: 1, targetPage: 1)
+        var t = 0.0
+        while t < 30 && !animation.isSettled(at: t, step: geometry.step) { t += 1.0 / 240 }
+        return t
+    }
+
     /// Cancels every touch (device removed): the strip springs back with zero velocity.
     public mutating func cancelTouches(now: Double) -> [CarouselEvent] {
         var events = advance(to: now)
@@ -131,7 +178,7 @@ public struct CarouselEngine: Sendable {
     /// an absolute time on the same clock as `now`. It may already have passed (update at once).
     /// nil while moving or touched, when auto-advance is off, or with a single page.
     public var nextDeadline: Double? {
-        guard strip.loops, animation == nil, recognizer.fingersDown.isEmpty else { return nil }
+        guard strip.loops, !isPaused, animation == nil, recognizer.fingersDown.isEmpty else { return nil }
         return autoAdvance.deadline(showing: selectedIndex)
     }
 
