@@ -1,6 +1,6 @@
 // Why this shim exists: one module that brings libinput and libudev to Swift,
 // together with the Linux fd headers Glibc's Swift overlay does not expose
-// (epoll, timerfd, eventfd, signalfd, inotify, prctl) and the evdev key codes.
+// (epoll, timerfd, eventfd, signalfd, inotify, prctl, adjtimex) and the evdev key codes.
 #ifndef CINPUT_SHIM_H
 #define CINPUT_SHIM_H
 #include <libinput.h>
@@ -13,6 +13,7 @@
 #include <sys/inotify.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/timex.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -28,4 +29,14 @@ static inline int carouseld_name_this_thread(const char *name) {
 static inline int carouseld_renice_this_thread(int nice) {
     return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }
+// struct timex's status bits and the TIME_* states are macros Swift cannot import: 1 when the
+// kernel says the clock is synchronised (NTP), 0 when not, -1 when adjtimex is refused (a
+// unit with ProtectClock=yes) or fails.
+static inline int carouseld_clock_synchronised(void) {
+    struct timex tx = {0};
+    int state = adjtimex(&tx);
+    if (state < 0) return -1;
+    return state != TIME_ERROR && !(tx.status & STA_UNSYNC);
+}
+
 #endif

@@ -26,6 +26,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Render what this screen (an [[output]] table's name) shows: its part of a span, its own playlist when independent. --size is its size.")
     var output: String?
 
+    @Option(help: "Render the wall-clock synced carousel (sync = \"wallclock\") as it is at this RFC 3339 time; --at counts from it.")
+    var now: String?
+
     @Option(help: "JSON touch script: [{\"t\":1.0,\"slot\":0,\"phase\":\"down\",\"x\":900,\"y\":400}, ...].")
     var input: String?
 
@@ -34,6 +37,9 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--size \(size) is not WIDTHxHEIGHT (1...16384 each), e.g. 1920x1080")
         }
         _ = try times()
+        if let now, RFC3339.seconds(now) == nil {
+            throw ValidationError("--now \(now) is not an RFC 3339 time, e.g. 2026-11-23T12:00:00Z")
+        }
     }
 
     private func times() throws -> [Double] {
@@ -72,10 +78,20 @@ struct RenderCommand: ParsableCommand {
         let items = playlist.filter { usable.contains($0.path) }
         let touches = try input.map { path throws(TouchScript.Failure) in try TouchScript.load(path) } ?? []
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        var wallClock: (schedule: WallClockSchedule, start: Double)?
+        if let now, let start = RFC3339.seconds(now) {
+            guard let schedule = WallClockSchedule(epoch: loaded.shell.epoch, interval: preview.group.config.interval,
+                                                   itemDurations: items.map(\.duration), itemCount: items.count) else {
+                Log.error("--now: nothing pages by the clock (interval = 0 and no #EXTINF durations)")
+                throw ExitCode.failure
+            }
+            wallClock = (schedule, start)
+        }
         let renderer = try OfflineRenderer(config: preview.group.config, shell: loaded.shell, paths: items.map(\.path),
                                            width: Int(preview.frame.width), height: Int(preview.frame.height),
                                            itemDurations: items.map(\.duration), touches: touches, view: preview.view,
-                                           screen: (Int(preview.screen.width), Int(preview.screen.height)))
+                                           screen: (Int(preview.screen.width), Int(preview.screen.height)),
+                                           wallClock: wallClock)
         for time in try times() {
             let path = "\(out)/\(OfflineRenderer.fileName(at: time))"
             try PNGWriter.write(renderer.frame(at: time), to: path)

@@ -1,3 +1,4 @@
+import CTOML
 import CarouselEngine
 
 /// What carouseld.conf sets: the engine's settings and the shell's.
@@ -61,6 +62,9 @@ struct ConfigKey: Sendable {
         string("media", \.shell.media),
         integer("max_image_pixels", \.shell.maxImagePixels),
         integer("cache_mb", \.shell.cacheMB),
+        choice("sync", \.shell.sync),
+        timestamp("epoch", \.shell.epoch),
+        number("sync_resume", \.shell.syncResume),
     ]
 
     static let byName: [String: ConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
@@ -99,6 +103,14 @@ struct ConfigKey: Sendable {
                 return nil
             }
             return .fraction(percent / 100)
+        }) { $0[keyPath: path] = $1 }
+    }
+
+    /// An RFC 3339 time, as a string or as TOML's own date-time, stored as seconds since 1970.
+    static func timestamp(_ name: String, _ path: Path<Double>) -> ConfigKey {
+        typed(name, "an RFC 3339 time such as \"2000-01-01T00:00:00Z\"", { value in
+            guard value.kind == CAROUSELD_TOML_STRING || value.kind == CAROUSELD_TOML_DATE_TIME else { return nil }
+            return RFC3339.seconds(value.text)
         }) { $0[keyPath: path] = $1 }
     }
 

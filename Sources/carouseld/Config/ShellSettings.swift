@@ -33,6 +33,13 @@ struct ShellSettings: Sendable, Equatable {
     var maxImagePixels: Int = 100_000_000
     /// Memory for decoded cards.
     var cacheMB: Int = 64
+    // Wall-clock sync
+    /// off, or wallclock: item k shows in the same wall-clock window on every box.
+    var sync: SyncMode = .off
+    /// Seconds since 1970 the cycle counts from (`epoch`, RFC 3339 in the file).
+    var epoch: Double = 946_684_800
+    /// Seconds without a touch before a touched screen goes back to the clock.
+    var syncResume: Double = 30
 
     static let rotations = [0, 90, 180, 270]
 
@@ -77,7 +84,14 @@ struct ShellSettings: Sendable, Equatable {
         }
         intRange("max_image_pixels", maxImagePixels, 1...1_000_000_000)
         intRange("cache_mb", cacheMB, 8...4096)
+        if !(1...86_400).contains(syncResume) {
+            issues.append(ConfigIssue(key: "sync_resume", message: "\(syncResume) is out of range; allowed 1...86400"))
+        }
         return issues
     }
 }
 
+/// Whether screens page by the wall clock (`sync`).
+enum SyncMode: String, CaseIterable, Sendable {
+    case off, wallclock
+}

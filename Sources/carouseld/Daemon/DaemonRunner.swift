@@ -55,6 +55,8 @@ final class DaemonRunner {
     private var inputOpening: BackgroundTask<Result<InputSource, Error>>?
     /// The image stores' ready fds being watched.
     private var watchedStores: [Int32] = []
+    /// One per carousel with `sync = "wallclock"` (fixed until restart).
+    private var syncs: [WallClockSync?] = []
 
     /// Milestones of the start, in ms after exec, for the first-frame log line.
     private var startup: [String] = []
@@ -145,11 +147,12 @@ final class DaemonRunner {
         return ([output], output)
     }
 
-    /// A display error, with the `[[output]]` table's file and line when it names a connector
-    /// the machine does not have.
+    /// A display error, with the `[[output]]` table's file and line when one names a connector
+    /// the machine does not have (`output = "NAME"` and `--output` keep the display's message).
     private static func explain(_ error: DisplayError, tables: [OutputTable], file: String) {
         if case .connectorNotFound(let name, let available) = error,
-           let problem = OutputTables.unknownConnectors(tables.filter { $0.name == name }, available: available, file: file).first {
+           let problem = OutputTables.unknownConnectors(tables.filter { $0.name == name && $0.line != nil },
+                                                        available: available, file: file).first {
             return Log.error(problem.description)
         }
         Log.error("\(error)")
@@ -217,12 +220,26 @@ final class DaemonRunner {
             watchdog.fire(now: now)
         }
         watchStores()
+        if live.current.shell.sync == .wallclock {
+            syncs = try groups.map { try WallClockSync(group: $0, shell: live.current.shell, loop: loop) }
+        }
+    }
+
+    /// Input reached carousel `group`: a synced one leaves the clock for `sync_resume` seconds.
+    private func apply(_ action: InputAction, toGroup group: Int) {
+        guard groups.indices.contains(group) else { return }
+        if syncs.indices.contains(group) { syncs[group]?.touched(now: MonotonicClock.now()) }
+        groups[group].daemon.updateEngine { $0.apply(action) }
     }
 
     /// systemd's status line: what each carousel shows (and an invalid config on disk).
     private func announce() {
-        guard groups.count > 1 else { return live.controller.announce(selectedIndex: lead.engine.selectedIndex) }
-        let showing = groups.map { $0.prefix + $0.showing }.joined(separator: "; ")
+        let now = MonotonicClock.now()
+        let sync = syncs.first.flatMap { $0 }.map { "; " + $0.state(now: now) } ?? ""
+        guard groups.count > 1 else {
+            return notifier.status(live.controller.statusText(selectedIndex: lead.engine.selectedIndex) + sync)
+        }
+        let showing = groups.map { $0.prefix + $0.showing }.joined(separator: "; ") + sync
         let problems = live.controller.problems
         notifier.status(problems.isEmpty ? showing : StatusLine.invalid(problems) + "; " + showing)
     }
@@ -240,7 +257,7 @@ final class DaemonRunner {
             handle(signal: SIGTERM)
         }
         wayland.seat?.onActions = { [unowned self] actions in
-            for action in actions { lead.updateEngine { $0.apply(action) } }
+            for action in actions { apply(action, toGroup: 0) }
         }
         reconfigureInput(live.current.shell)
         wayland.seat?.startupFinished()
@@ -308,9 +325,7 @@ final class DaemonRunner {
         reconfigureInput(live.current.shell)
         do {
             try loop.add(fd: source.fd, name: "libinput") { [unowned self] in
-                for (group, action) in source.dispatch() where groups.indices.contains(group) {
-                    groups[group].daemon.updateEngine { $0.apply(action) }
-                }
+                for (group, action) in source.dispatch() { apply(action, toGroup: group) }
             }
         } catch {
             Log.error("watching input devices: \(error)")
@@ -379,6 +394,10 @@ extension DaemonRunner: ReloadTarget {
                 ? ReloadController.index(of: group.items[old].path, in: items, near: old) : nil
             group.swapIn(config: updated.config, shell: loaded.shell, items: items, keepIndex: keep, now: now)
         }
+        if (loaded.shell.sync == .wallclock) != !syncs.isEmpty {
+            Log.notice("sync changes take effect when carouseld restarts")
+        }
+        for sync in syncs { sync?.configure(shell: loaded.shell) }
         reconfigureInput(loaded.shell)
         announce()
     }

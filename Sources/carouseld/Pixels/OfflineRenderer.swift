@@ -14,13 +14,16 @@ final class OfflineRenderer {
     private var step = 0
     /// Where the written screen looks at the carousel (one screen of a span or mirror).
     private let view: ViewTransform
+    /// Paged by the wall clock from `wallStart` (seconds since 1970 at time 0), as a synced daemon.
+    private let sync: (schedule: WallClockSchedule, wallStart: Double, lead: Double)?
 
     /// `paths` are the playlist (with `itemDurations` from #EXTINF); skipped files must already
     /// be removed (see `usablePaths`). `width`×`height` is the carousel's frame; `screen` (one
     /// screen of several, seen through `view`) the size of the picture written, if not that.
     init(config: CarouselConfig, shell: ShellSettings = ShellSettings(), paths: [String], width: Int, height: Int,
          itemDurations: [Double?] = [], touches: [TouchFrame] = [],
-         view: ViewTransform = .identity, screen: (width: Int, height: Int)? = nil) throws {
+         view: ViewTransform = .identity, screen: (width: Int, height: Int)? = nil,
+         wallClock: (schedule: WallClockSchedule, start: Double)? = nil) throws {
         let viewport = Size(width: Double(width), height: Double(height))
         let size = screen ?? (width, height)
         guard let frame = PixelImage(width: size.width, height: size.height) else {
@@ -36,6 +39,14 @@ final class OfflineRenderer {
         engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0,
                                 itemDurations: itemDurations)
         self.touches = touches
+        if let wallClock {
+            let lead = engine.pageSettleDuration
+            sync = (wallClock.schedule, wallClock.start, lead)
+            engine.setPaused(true, now: 0)
+            _ = engine.show(item: wallClock.schedule.target(at: wallClock.start, lead: lead), animated: false, now: 0)
+        } else {
+            sync = nil
+        }
     }
 
     /// Headers of every listed file checked (format, size cap); skipped ones are logged once
@@ -72,6 +83,11 @@ final class OfflineRenderer {
             _ = engine.handle(touch)
         }
         _ = engine.update(now: time)
+        // The daemon's rule (`WallClockSync`): on the clock's picture, the change started `lead` early.
+        if let sync {
+            let target = sync.schedule.target(at: sync.wallStart + time, lead: sync.lead)
+            if target != engine.selectedIndex { _ = engine.follow(item: target, now: time) }
+        }
     }
 
     /// "frame-0001.500.png": seconds with 3 decimals, zero-padded so names sort by time.

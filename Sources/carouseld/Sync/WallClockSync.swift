@@ -1,0 +1,94 @@
+import CarouselEngine
+
+/// Pages one carousel by the wall clock (`sync = "wallclock"`), so every box with the same
+/// playlist shows the same picture at the same moment (`WallClockSchedule`):
+/// - a realtime timer fires when the next page change must start, `lead` seconds before the
+///   boundary, so the spring comes to rest on it; a stepped clock (NTP, `date -s`) fires it at
+///   once and the screen re-aligns: animated one step away, cut farther;
+/// - the engine's own auto-advance is held (it counts monotonic time, not the wall clock);
+/// - a touch takes the screen out of sync; after `sync_resume` seconds without one, it
+///   animates back to the clock's picture. A reload re-aligns.
+final class WallClockSync {
+    private let group: ScreenGroup
+    private let timer: RealtimeTimer
+    private var schedule: WallClockSchedule?
+    private var resumeAfter: Double
+    /// Seconds a page change takes to rest: it starts that much before the boundary.
+    private var lead = 0.0
+    /// Monotonic time of the last touch while out of sync; nil while synced.
+    private(set) var touchedAt: Double?
+
+    init(group: ScreenGroup, shell: ShellSettings, loop: EventLoop) throws {
+        self.group = group
+        timer = try RealtimeTimer()
+        resumeAfter = shell.syncResume
+        try loop.add(fd: timer.fd, name: "wall clock") { [unowned self] in fired() }
+        group.daemon.addWakeup(deadline: { [unowned self] in touchedAt.map { $0 + resumeAfter } }) { [unowned self] now in
+            resume(now: now)
+        }
+        configure(shell: shell)
+    }
+
+    /// A new playlist or settings (start, reload): a new schedule, and the screen re-aligned.
+    func configure(shell: ShellSettings) {
+        resumeAfter = shell.syncResume
+        let engine = group.daemon.engine
+        schedule = WallClockSchedule(epoch: shell.epoch, interval: group.config.interval,
+                                     itemDurations: group.items.map(\.duration), itemCount: group.items.count)
+        lead = engine.pageSettleDuration
+        group.daemon.modifyEngine { $0.setPaused(true, now: MonotonicClock.now()) }
+        if schedule == nil {
+            Log.warning("\(group.prefix)sync = \"wallclock\" needs an interval or #EXTINF durations; not syncing")
+        }
+        align(animateFarther: false)
+    }
+
+    /// Any touch on this carousel: out of sync until `sync_resume` seconds pass without one.
+    func touched(now: Double) {
+        if touchedAt == nil { Log.info("\(group.prefix)touched: out of wall-clock sync for \(formatted("%.0f", resumeAfter)) s") }
+        touchedAt = now
+    }
+
+    /// "synced", "touched (resync in 12 s)" or "clock not synchronised".
+    func state(now: Double) -> String {
+        if let touchedAt { return "touched (resync in \(formatted("%.0f", max(0, touchedAt + resumeAfter - now))) s)" }
+        if schedule == nil { return "not syncing (no durations)" }
+        return ClockStatus.isSynchronised() ? "synced" : "clock not synchronised"
+    }
+
+    // MARK: -
+
+    private func fired() {
+        switch timer.acknowledge() {
+        case .clockStepped:
+            Log.notice("\(group.prefix)the wall clock was set: re-aligning to \(RFC3339.string(RealtimeTimer.now()))")
+            align(animateFarther: false)
+        case .due:
+            align(animateFarther: false)
+        case .none:
+            return
+        }
+    }
+
+    private func resume(now: Double) {
+        // A finger still resting on the screen keeps it out of sync.
+        if group.daemon.engine.hasFingersDown { touchedAt = now; return }
+        touchedAt = nil
+        Log.info("\(group.prefix)no touch for \(formatted("%.0f", resumeAfter)) s: back to the wall clock")
+        align(animateFarther: true)
+    }
+
+    /// Puts the carousel on the clock's picture (unless touched) and arms the next change.
+    private func align(animateFarther: Bool) {
+        guard let schedule else { return }
+        // A millisecond on: the timer fires at the change, and rounding must not land before it.
+        let wall = RealtimeTimer.now() + 0.001
+        if touchedAt == nil {
+            let target = schedule.target(at: wall, lead: lead)
+            group.daemon.updateEngine { $0.follow(item: target, now: MonotonicClock.now(), animateFarther: animateFarther) }
+        }
+        do { try timer.arm(at: schedule.nextChange(after: wall, lead: lead)) } catch {
+            Log.error("\(group.prefix)arming the wall-clock timer: \(error)")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import CarouselEngine
+import XCTest
+@testable import carouseld
+
+final class WallClockSyncTests: XCTestCase {
+    private func parse(_ text: String) -> ConfigFileParser.Result {
+        ConfigFileParser.parse(bytes: Array(text.utf8), file: "/etc/carouseld/carouseld.conf")
+    }
+
+    func testSyncKeysAreReadFromStringsAndTOMLDateTimes() {
+        let quoted = parse("sync = \"wallclock\"\nepoch = \"2026-01-01T06:30:00+01:00\"\nsync_resume = 12\n")
+        XCTAssertEqual(quoted.problems, [])
+        XCTAssertEqual(quoted.shell.sync, .wallclock)
+        XCTAssertEqual(quoted.shell.epoch, 1_767_245_400)
+        XCTAssertEqual(quoted.shell.syncResume, 12)
+        let native = parse("epoch = 2026-01-01T05:30:00Z\n")
+        XCTAssertEqual(native.problems, [])
+        XCTAssertEqual(native.shell.epoch, 1_767_245_400)
+        XCTAssertEqual(ShellSettings().sync, .off)
+        XCTAssertEqual(ShellSettings().epoch, 946_684_800, "2000-01-01T00:00:00Z")
+    }
+
+    func testBadSyncKeysAreNamedWithTheirLine() {
+        let result = parse("interval = 4\nsync = \"ntp\"\nepoch = \"tomorrow\"\nsync_resume = 0\n")
+        XCTAssertEqual(result.problems.map(\.description), [
+            "/etc/carouseld/carouseld.conf:2: sync: expected \"off\" or \"wallclock\", got string \"ntp\"",
+            "/etc/carouseld/carouseld.conf:3: epoch: expected an RFC 3339 time such as \"2000-01-01T00:00:00Z\", got string \"tomorrow\"",
+            "/etc/carouseld/carouseld.conf:4: sync_resume: 0.0 is out of range; allowed 1...86400",
+        ])
+    }
+
+    private var images: [String] {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../config/example/images").standardized.path
+        return (1...5).map { "\(dir)/slide\($0).png" }
+    }
+
+    /// `render --now` twice, started 7.3 s apart: at the same wall-clock instant both show the
+    /// same frame, as two synced boxes do; and the picture is the schedule's.
+    func testTwoRendersStarted7Point3SecondsApartShowTheSameFrameAtTheSameInstant() throws {
+        var config = CarouselConfig()
+        config.interval = 4
+        let start = 1_795_435_200.0   // a wall-clock time; the cycle counts from 2000-01-01
+        let schedule = try XCTUnwrap(WallClockSchedule(epoch: 946_684_800, interval: 4, itemDurations: [], itemCount: 5))
+        let first = try OfflineRenderer(config: config, paths: images, width: 320, height: 200,
+                                        wallClock: (schedule, start))
+        let second = try OfflineRenderer(config: config, paths: images, width: 320, height: 200,
+                                         wallClock: (schedule, start + 7.3))
+        for wall in [9.5, 14.0, 21.9] {   // at rest: between page changes
+            let a = first.frame(at: wall), b = second.frame(at: wall - 7.3)
+            XCTAssertEqual(first.engine.selectedIndex, schedule.slot(at: start + wall).index)
+            XCTAssertEqual(second.engine.selectedIndex, first.engine.selectedIndex)
+            XCTAssertFalse(first.engine.isMoving)
+            var differing = 0
+            for y in stride(from: 0, to: 200, by: 4) {
+                for x in stride(from: 0, to: 320, by: 4) where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { differing += 1 }
+            }
+            XCTAssertEqual(differing, 0, "at \(wall) s")
+        }
+    }
+
+    func testTheChangeStartsBeforeTheBoundaryAndRestsOnIt() throws {
+        var config = CarouselConfig()
+        config.interval = 4
+        let schedule = try XCTUnwrap(WallClockSchedule(epoch: 0, interval: 4, itemDurations: [], itemCount: 5))
+        let renderer = try OfflineRenderer(config: config, paths: images, width: 320, height: 200,
+                                           wallClock: (schedule, 1.0))
+        let lead = renderer.engine.pageSettleDuration
+        _ = renderer.frame(at: 3.0 - lead - 0.05)
+        XCTAssertFalse(renderer.engine.isMoving, "still resting just before the change starts")
+        _ = renderer.frame(at: 3.0 - lead / 2)
+        XCTAssertTrue(renderer.engine.isMoving, "moving towards the boundary at 4 s wall time")
+        _ = renderer.frame(at: 3.0 + 1.0 / 30)
+        XCTAssertFalse(renderer.engine.isMoving, "at rest on the boundary (within the 60 Hz step)")
+        XCTAssertEqual(renderer.engine.selectedIndex, 1)
+    }
+}
