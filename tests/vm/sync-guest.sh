@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Guest side of the wall-clock sync check (issue 15), in the bochs-drm boot of scripts/vm-tests:
+# the daemon with sync = "wallclock" (5 s per picture from 2026-01-01T00:00:00Z) must show the
+# picture the clock says, and re-align at once when the clock is stepped with `date -s`, forward
+# and back. The oracle is plain arithmetic here ((now - epoch) mod 25 s, 5 s a picture), read
+# against the screen with tests/vm/touch_screen_colour.py. Prints one PASS/FAIL line per check.
+# usage (in the guest): tests/vm/sync-guest.sh BINARY OUT
+set -u
+bin=$1 out=$2/sync
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$out"; rm -f "$out"/*
+conf=/tmp/sync-conf; mkdir -p $conf
+printf 'interval = 5\nmedia = "%s"\nsync = "wallclock"\nepoch = "2026-01-01T00:00:00Z"\n' \
+  "$repo/config/example/images" > $conf/carouseld.conf
+EPOCH=1767225600
+
+check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
+now() { date +%s.%N; }
+plus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a + b }'; }
+# expected T: the slide shown at wall time T; "edge" within 0.8 s of a change (the move may run)
+expected() {
+  /usr/bin/python3 -c "
+import sys; t = float(sys.argv[1]) - $EPOCH; within = t % 5
+print('edge' if within < 0.3 or within > 4.2 else 'slide%d' % (int((t % 25) // 5) + 1))" "$1"
+}
+slide() { vm-screendump "$out/screen.ppm" && /usr/bin/python3 "$repo/tests/vm/touch_screen_colour.py" "$out/screen.ppm"; }
+# on_clock NAME SAMPLES SECONDS: SAMPLES screendumps away from a change all show the clock's slide
+on_clock() {
+  local name=$1 want=$2 end=$((SECONDS + $3)) good=0 t0 t1 e0 e1 got
+  while [ $good -lt "$want" ] && [ $SECONDS -lt $end ]; do
+    t0=$(now); got=$(slide); t1=$(now)
+    e0=$(expected "$t0"); e1=$(expected "$t1")
+    if [ "$e0" = edge ] || [ "$e0" != "$e1" ]; then sleep 0.3; continue; fi
+    [ "$got" = "$e0" ] || { echo "FAIL $name (at $t0 the screen shows $got, the clock says $e0)"; return 1; }
+    good=$((good + 1)); sleep 1.3
+  done
+  [ $good -ge "$want" ] && echo "PASS $name ($good screendumps, each the clock's slide)" \
+    || echo "FAIL $name (only $good screendumps away from a change in $3 s)"
+}
+# step NAME SECONDS: date -s by SECONDS; the screen shows the clock's slide at once
+step() {
+  local name=$1 by=$2 lines t got want
+  # Wait until the new time is well inside a window, so the cut is the check, not a move.
+  while [ "$(expected "$(plus "$(plus "$(now)" "$by")" 0.5)")" = edge ] || [ "$(expected "$(now)")" = edge ]; do sleep 0.2; done
+  lines=$(wc -l < "$out/daemon.log")
+  date -s "@$(plus "$(now)" "$by")" > /dev/null
+  t=$(now)
+  for _ in $(seq 1 30); do tail -n +"$lines" "$out/daemon.log" | grep -q "the wall clock was set" && break; sleep 0.1; done
+  check "$name: the daemon noticed the clock step" sh -c "tail -n +$lines '$out/daemon.log' | grep -q 'the wall clock was set'"
+  got=$(slide); want=$(expected "$t")
+  echo "  stepped by $by s at $t: screen $got, clock $want"
+  check "$name: the screen shows the clock's slide right after the step" [ "$got" = "$want" ]
+}
+
+CAROUSELD_DEBUG=1 "$bin" run --config $conf > "$out/daemon.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do grep -q "first frame on screen" "$out/daemon.log" && break; sleep 0.1; done
+on_clock "synced: the screen shows the slide the wall clock says" 3 40
+step "clock stepped 12 s forward" 12
+step "clock stepped 12 s back" -12
+on_clock "still synced after the steps" 2 30
+check "the synced screen's auto-advance follows the clock, not its own countdown" \
+  sh -c "! grep -q 'sync = \"wallclock\" needs' '$out/daemon.log'"
+kill -TERM $pid; wait $pid
