@@ -14,6 +14,8 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/timex.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -37,6 +39,18 @@ static inline int carouseld_clock_synchronised(void) {
     int state = adjtimex(&tx);
     if (state < 0) return -1;
     return state != TIME_ERROR && !(tx.status & STA_UNSYNC);
+}
+
+// struct ucred needs _GNU_SOURCE, which Swift's Glibc module is not built with, so the kernel's
+// layout (pid, uid, gid; fixed ABI) is spelled out: the uid and pid of the process at the other
+// end of a Unix socket (SO_PEERCRED), for the control socket's log.
+static inline int carouseld_peer_credentials(int fd, unsigned int *uid, int *pid) {
+    struct { pid_t pid; uid_t uid; gid_t gid; } cred;
+    socklen_t length = sizeof cred;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0) return -1;
+    *uid = cred.uid;
+    *pid = cred.pid;
+    return 0;
 }
 
 #endif

@@ -56,6 +56,11 @@ enum ConfigFileParser {
         result.values.shell.outputs = tables.tables
         result.problems += tables.problems
         result.warnings += tables.warnings
+        let windows = WindowTables.parse(entries, file: file)
+        result.values.shell.screenSchedule = windows.screen
+        result.values.shell.dayparts = windows.dayparts
+        result.problems += windows.problems
+        result.warnings += windows.warnings
         if result.values.shell.output != nil && !tables.tables.isEmpty {
             result.problems.append(ConfigProblem(file: file, line: lines.line(of: "output"), key: "output", message:
                 "cannot be used with [[output]] tables; name the connector in a table instead"))

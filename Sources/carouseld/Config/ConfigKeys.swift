@@ -65,6 +65,7 @@ struct ConfigKey: Sendable {
         choice("sync", \.shell.sync),
         timestamp("epoch", \.shell.epoch),
         number("sync_resume", \.shell.syncResume),
+        number("wake_minutes", \.shell.wakeMinutes),
     ]
 
     static let byName: [String: ConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -17,6 +17,8 @@ struct LoadedConfig: Sendable, Equatable {
     var playlistFile: String?
     /// The `playlist` of each `[[output]]` that has one (layout "independent"), by connector.
     var outputPlaylists: [String: [PlaylistItem]] = [:]
+    /// The playlist of each `[[playlist]]` table (dayparting), by its `file`.
+    var daypartPlaylists: [String: [PlaylistItem]] = [:]
     /// Things that did not stop the load (unknown keys, refused or missing playlist entries),
     /// each formatted `file:line: key: message`.
     var warnings: [String]
@@ -63,6 +65,7 @@ enum ConfigLoader {
         var playlist: [PlaylistItem] = []
         var playlistFile: String? = nil
         var outputPlaylists: [String: [PlaylistItem]] = [:]
+        var daypartPlaylists: [String: [PlaylistItem]] = [:]
         if let media = MediaDirectory(path: mediaPath) {
             let listPath = dir + "/" + playlistFileName
             do {
@@ -89,6 +92,10 @@ enum ConfigLoader {
             outputPlaylists = outputs.playlists
             problems += outputs.problems
             warnings += outputs.warnings
+            let dayparts = Self.daypartPlaylists(values.shell, directory: dir, media: media, confPath: confPath)
+            daypartPlaylists = dayparts.playlists
+            problems += dayparts.problems
+            warnings += dayparts.warnings
         } else {
             // A symlink loop or a file in its place is named as such; otherwise the plain words.
             let why = MediaDirectory.problem(mediaPath).flatMap { $0.hasPrefix("is a ") ? $0 : nil } ?? "is not a directory"
@@ -100,7 +107,8 @@ enum ConfigLoader {
             throw ConfigLoadError(problems: problems.map(\.description), warnings: warnings.map(\.description))
         }
         return LoadedConfig(config: values.config, shell: values.shell, directory: dir, mediaDirectory: mediaPath, playlist: playlist,
-                            playlistFile: playlistFile, outputPlaylists: outputPlaylists, warnings: warnings.map(\.description))
+                            playlistFile: playlistFile, outputPlaylists: outputPlaylists, daypartPlaylists: daypartPlaylists,
+                            warnings: warnings.map(\.description))
     }
 
     private static func currentDirectory() -> String {

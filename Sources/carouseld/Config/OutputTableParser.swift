@@ -48,8 +48,8 @@ enum OutputTableParser {
         for entry in entries {
             guard let table = entry.table else { continue }
             guard table == tableName else {
-                // [[screen]] and [[playlist]] are planned; until then, like an unknown key.
-                if warnedTables.insert(table).inserted {
+                // [[screen]] and [[playlist]] are read by `WindowTables`; others are like an unknown key.
+                if !WindowTables.names.contains(table), warnedTables.insert(table).inserted {
                     result.warnings.append(ConfigProblem(file: file, line: entry.line, key: table,
                                                          message: "unknown table, ignored"))
                 }

@@ -40,6 +40,13 @@ struct ShellSettings: Sendable, Equatable {
     var epoch: Double = 946_684_800
     /// Seconds without a touch before a touched screen goes back to the clock.
     var syncResume: Double = 30
+    // Screen power and dayparting
+    /// When the screen is lit (`[[screen]]` tables); empty: always.
+    var screenSchedule: [WeeklyWindow] = []
+    /// How long a touch wakes a screen the schedule has turned off.
+    var wakeMinutes: Double = 5
+    /// Playlists by time of day (`[[playlist]]` tables); the first matching one wins.
+    var dayparts: [Daypart] = []
 
     static let rotations = [0, 90, 180, 270]
 
@@ -84,6 +91,9 @@ struct ShellSettings: Sendable, Equatable {
         }
         intRange("max_image_pixels", maxImagePixels, 1...1_000_000_000)
         intRange("cache_mb", cacheMB, 8...4096)
+        if !(0.1...1440).contains(wakeMinutes) {
+            issues.append(ConfigIssue(key: "wake_minutes", message: "\(wakeMinutes) is out of range; allowed 0.1...1440"))
+        }
         if !(1...86_400).contains(syncResume) {
             issues.append(ConfigIssue(key: "sync_resume", message: "\(syncResume) is out of range; allowed 1...86400"))
         }

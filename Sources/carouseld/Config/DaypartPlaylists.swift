@@ -1,0 +1,36 @@
+extension ConfigLoader {
+    /// The playlists of the `[[playlist]]` tables, each path relative to the config directory
+    /// and read like playlist.m3u, keyed by the table's `file`. A missing, unreadable or empty
+    /// one is a problem on its table's line: `check` names it before the window comes.
+    static func daypartPlaylists(_ shell: ShellSettings, directory: String, media: MediaDirectory, confPath: String)
+        -> (playlists: [String: [PlaylistItem]], problems: [ConfigProblem], warnings: [ConfigProblem]) {
+        var playlists: [String: [PlaylistItem]] = [:]
+        var problems: [ConfigProblem] = [], warnings: [ConfigProblem] = []
+        for daypart in shell.dayparts where playlists[daypart.file] == nil {
+            let path = MediaDirectory.absolute(daypart.file, relativeTo: directory)
+            func problem(_ message: String) {
+                problems.append(ConfigProblem(file: confPath, line: daypart.line, key: "playlist.file", message: "\(path): \(message)"))
+            }
+            do {
+                let read = try PlaylistFile.read(path, media: media)
+                warnings += read.warnings
+                if let why = read.problem { problem(why) } else { playlists[daypart.file] = read.items }
+            } catch {
+                problem(FileReading.message(error))
+            }
+        }
+        return (playlists, problems, warnings)
+    }
+}
+
+extension LoadedConfig {
+    /// The playlist for wall-clock time `time` (seconds since 1970, read in local time): the
+    /// first `[[playlist]]` whose window holds it, else the main one. `file` is nil for the main one.
+    func daypart(at time: Double) -> (file: String?, items: [PlaylistItem]) {
+        let local = LocalTime(time)
+        for daypart in shell.dayparts where daypart.window.contains(local) {
+            if let items = daypartPlaylists[daypart.file] { return (daypart.file, items) }
+        }
+        return (nil, playlist)
+    }
+}

@@ -1,0 +1,63 @@
+import FoundationEssentials
+
+/// What the daemon shows and how it runs: the control socket's `status`, and
+/// `/run/carouseld/state.json` for monitoring agents.
+struct DaemonStatus: Codable, Equatable, Sendable {
+    /// The first carousel's picture, 1-based as people count, of `count`.
+    var index: Int
+    var count: Int
+    var name: String?
+    /// The playlist file shown, or the media directory when there is none.
+    var playlist: String
+    /// "on" or "off", and why ("scheduled", "ctl", "touch", "always").
+    var screen: String
+    var screenReason: String
+    /// "synced", "touched (resync in 12 s)", "clock not synchronised"; nil without sync.
+    var sync: String?
+    var paused: Bool
+    /// 1 at start, one more for each reload that changed something.
+    var generation: Int
+    /// The first problem of the config on disk while it is invalid (the old one runs).
+    var configError: String?
+    var uptime: Double
+    var frames: Int
+    /// Every carousel (several with independent screens).
+    var outputs: [Carousel]
+
+    struct Carousel: Codable, Equatable, Sendable {
+        var output: String
+        var index: Int
+        var count: Int
+        var name: String?
+    }
+}
+
+/// One answer of the control socket, one JSON line: `{"ok":true,…}` or `{"error":"…"}`.
+struct ControlReply: Codable, Equatable, Sendable {
+    var ok: Bool
+    var error: String?
+    /// After next, prev, goto: "showing 4/12 beach.jpg".
+    var showing: String?
+    var status: DaemonStatus?
+
+    static func failure(_ message: String) -> ControlReply { ControlReply(ok: false, error: message) }
+    static func done(_ showing: String? = nil) -> ControlReply { ControlReply(ok: true, showing: showing) }
+
+    /// The reply as one line of JSON, newline included.
+    func line() -> [UInt8] { Self.jsonLine(self) }
+
+    /// Any value as one line of JSON (snake_case keys, sorted), newline included.
+    static func jsonLine<T: Encodable>(_ value: T) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(value)) ?? Data(#"{"ok":false,"error":"reply could not be encoded"}"#.utf8)
+        return Array(data) + [UInt8(ascii: "\n")]
+    }
+
+    static func decode(_ line: [UInt8]) -> ControlReply? {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try? decoder.decode(ControlReply.self, from: Data(line))
+    }
+}

@@ -1,0 +1,59 @@
+/// One line of the control socket's protocol, read. Pure, so every message is tested.
+enum ControlRequest: Equatable, Sendable {
+    case status
+    case next
+    case prev
+    /// `goto 3` (1-based, as the status line counts) or `goto beach.jpg` (a picture's name).
+    case goto(Target)
+    case pause
+    case resume
+    case reload
+    case screen(ScreenPower.Override)
+
+    enum Target: Equatable, Sendable {
+        case number(Int)
+        case name(String)
+    }
+
+    static let names = "status, next, prev, goto N|NAME, pause, resume, reload, screen on|off|auto"
+
+    /// The request in `line` (without its newline), or a message saying what is wrong with it.
+    static func parse(_ line: String) -> Result<ControlRequest, ControlError> {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+        guard let verb = words.first?.lowercased() else { return .failure(ControlError("empty request; requests: \(names)")) }
+        let rest = Array(words.dropFirst())
+        func noArguments(_ request: ControlRequest) -> Result<ControlRequest, ControlError> {
+            rest.isEmpty ? .success(request) : .failure(ControlError("\(verb) takes no argument"))
+        }
+        switch verb {
+        case "status": return noArguments(.status)
+        case "next": return noArguments(.next)
+        case "prev", "previous": return noArguments(.prev)
+        case "pause": return noArguments(.pause)
+        case "resume": return noArguments(.resume)
+        case "reload": return noArguments(.reload)
+        case "goto":
+            guard !rest.isEmpty else { return .failure(ControlError("goto needs a picture: goto N (1-based) or goto NAME")) }
+            let argument = rest.joined(separator: " ")
+            if let number = Int(argument) {
+                return number >= 1 ? .success(.goto(.number(number)))
+                    : .failure(ControlError("goto \(argument): pictures are counted from 1"))
+            }
+            return .success(.goto(.name(argument)))
+        case "screen":
+            guard rest.count == 1, let mode = ScreenPower.Override(rawValue: rest[0].lowercased()) else {
+                return .failure(ControlError("screen takes on, off or auto"))
+            }
+            return .success(.screen(mode))
+        default:
+            let shown = verb.count > 40 ? String(verb.prefix(40)) + "…" : verb
+            return .failure(ControlError("unknown request \"\(shown)\"; requests: \(names)"))
+        }
+    }
+}
+
+/// What the control socket answers when a request cannot be done.
+struct ControlError: Error, Equatable, Sendable {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
