@@ -61,6 +61,7 @@ struct ConfigKey: Sendable {
         string("media", \.shell.media),
         integer("max_image_pixels", \.shell.maxImagePixels),
         integer("cache_mb", \.shell.cacheMB),
+        integer("disk_cache_mb", \.shell.diskCacheMB),
     ]
 
     static let byName: [String: ConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

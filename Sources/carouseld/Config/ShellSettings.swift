@@ -33,6 +33,8 @@ struct ShellSettings: Sendable, Equatable {
     var maxImagePixels: Int = 100_000_000
     /// Memory for decoded cards.
     var cacheMB: Int = 64
+    /// Disk for decoded cards under the unit's CacheDirectory= (`CardCache`); 0 switches it off.
+    var diskCacheMB: Int = 256
 
     static let rotations = [0, 90, 180, 270]
 
@@ -77,6 +79,7 @@ struct ShellSettings: Sendable, Equatable {
         }
         intRange("max_image_pixels", maxImagePixels, 1...1_000_000_000)
         intRange("cache_mb", cacheMB, 8...4096)
+        intRange("disk_cache_mb", diskCacheMB, 0...1_048_576)
         return issues
     }
 }
