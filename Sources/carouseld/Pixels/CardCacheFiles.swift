@@ -1,4 +1,8 @@
 import Glibc
+import Synchronization
+
+/// Numbers the temp files, so two workers writing the same entry never share one.
+private let temporaryFileSequence = Atomic<Int>(0)
 
 /// Reading and writing one cache entry. The pixels go straight between the file and the card's
 /// own memory (one `read` into `Card.padded`, one `write` from it): no second copy of a card.
@@ -68,7 +72,8 @@ extension CardCache {
     @discardableResult
     func store(_ card: Card, key: CardCacheKey, name: String) -> Bool {
         let file = "\(directory)/\(name)"
-        let temp = "\(directory)/.\(name).\(getpid()).tmp"
+        let sequence = temporaryFileSequence.add(1, ordering: .relaxed).newValue
+        let temp = "\(directory)/.\(name).\(getpid()).\(sequence).tmp"
         let pixels = UnsafeRawBufferPointer(start: card.padded.base, count: card.padded.byteCount)
         let header = CardCacheHeader(key: key, payloadBytes: pixels.count, payloadChecksum: FNV.hash(pixels))
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
