@@ -47,6 +47,7 @@ final class ConfigParserTests: XCTestCase {
             media = "/srv/pictures"
             max_image_pixels = 5000000
             cache_mb = 128
+            disk_cache_mb = 32
             """)
         XCTAssertEqual(result.problems, [])
         XCTAssertEqual(result.warnings, [])
@@ -65,7 +66,7 @@ final class ConfigParserTests: XCTestCase {
         shell.layout = .span
         shell.mode = "1280x720@60"; shell.rotation = 90; shell.forceLegacy = true; shell.seat = "seat1"
         shell.touch = false; shell.keyboard = false; shell.pointer = false; shell.media = "/srv/pictures"
-        shell.maxImagePixels = 5_000_000; shell.cacheMB = 128
+        shell.maxImagePixels = 5_000_000; shell.cacheMB = 128; shell.diskCacheMB = 32
         XCTAssertEqual(result.shell, shell)
     }
 
@@ -77,7 +78,7 @@ final class ConfigParserTests: XCTestCase {
 
     func testEveryKeyIsListedOnce() {
         XCTAssertEqual(ConfigKey.all.count, Set(ConfigKey.all.map(\.name)).count)
-        XCTAssertEqual(ConfigKey.all.count, 42, "a CarouselConfig or ShellSettings property was added or removed: map it here")
+        XCTAssertEqual(ConfigKey.all.count, 43, "a CarouselConfig or ShellSettings property was added or removed: map it here")
     }
 
     /// Each key given a value of the wrong type: one problem, on the key's line, naming the expected type.
@@ -86,7 +87,7 @@ final class ConfigParserTests: XCTestCase {
             (["interval", "spacing", "center_scale", "side_scale", "center_opacity", "side_opacity", "dot_size",
               "dot_spacing", "dots_margin", "spring_response", "spring_damping", "touch_slop", "fling_velocity",
               "page_threshold", "tap_timeout", "sync_resume", "wake_minutes"], "\"fast\"", "expected a number, got string \"fast\""),
-            (["cards_per_page", "max_pages_per_gesture", "rotation", "max_image_pixels", "cache_mb"], "2.5",
+            (["cards_per_page", "max_pages_per_gesture", "rotation", "max_image_pixels", "cache_mb", "disk_cache_mb"], "2.5",
              "expected an integer, got floating-point number 2.5"),
             (["dots", "force_legacy", "touch", "keyboard", "pointer"], "\"yes\"",
              "expected true or false, got string \"yes\""),

@@ -111,13 +111,13 @@ final class OutputTablesTests: XCTestCase {
     }
 
     func testShellKeysAndUnknownKeysInATableAreWarnings() {
-        let result = parse("[[output]]\nname = \"A\"\nseat = \"seat1\"\nwidth = 3\n[[screen]]\nx = 1\n[[screen]]\n")
+        let result = parse("[[output]]\nname = \"A\"\nseat = \"seat1\"\nwidth = 3\n[[signs]]\nx = 1\n[[signs]]\n")
         XCTAssertEqual(result.problems, [])
         XCTAssertEqual(result.shell.seat, "seat0")
         XCTAssertEqual(result.warnings.map(\.description), [
             "\(file):3: output.seat: not a per-output setting, ignored",
             "\(file):4: output.width: unknown key, ignored",
-            "\(file):5: screen: unknown table, ignored",
+            "\(file):5: signs: unknown table, ignored",
         ])
     }
 

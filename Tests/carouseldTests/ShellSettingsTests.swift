@@ -14,11 +14,13 @@ final class ShellSettingsTests: XCTestCase {
         s.mode = "1920by1080"
         s.rotation = 45
         s.cacheMB = 1
+        s.diskCacheMB = -1
         let issues = s.validate()
-        XCTAssertEqual(issues.map(\.key), ["rotation", "mode", "output", "cache_mb"])
+        XCTAssertEqual(issues.map(\.key), ["rotation", "mode", "output", "cache_mb", "disk_cache_mb"])
         XCTAssertTrue(issues[0].message.contains("45") && issues[0].message.contains("0, 90, 180, 270"))
         XCTAssertTrue(issues[1].message.contains("1920by1080"))
         XCTAssertEqual(issues[3].description, "cache_mb: 1 is out of range; allowed 8...4096")
+        XCTAssertEqual(issues[4].description, "disk_cache_mb: -1 is out of range; allowed 0...1048576")
     }
 
     func testCommandLineOverridesGoThroughTheSameRules() throws {

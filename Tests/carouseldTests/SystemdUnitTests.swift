@@ -76,6 +76,8 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertEqual(Set(values("DeviceAllow")), ["char-drm rw", "char-input rw", "char-fb rw"])
         XCTAssertEqual(values("ProtectSystem"), ["strict"])
         XCTAssertEqual(values("ReadOnlyPaths"), ["-/etc/carouseld"])
+        // The card cache's directory, the only writable one ($CACHE_DIRECTORY).
+        XCTAssertEqual(values("CacheDirectory"), ["carouseld"])
         XCTAssertEqual(values("CapabilityBoundingSet"), [""])
         XCTAssertEqual(values("NoNewPrivileges"), ["yes"])
         XCTAssertEqual(Set(values("Conflicts")), ["getty@tty1.service", "shutdown.target"])

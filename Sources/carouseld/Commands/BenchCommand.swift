@@ -11,11 +11,29 @@ struct BenchCommand: ParsableCommand {
             Prints, for 1920x1080 XRGB8888: compose p50/p99 for translate-only and for scaled-centre \
             frames against one memcpy of a frame; full vs scaled JPEG decode of a 4000x3000 photo; \
             peak RSS while paging through a playlist of generated 4000x3000 JPEGs. Each figure is \
-            checked against its target (PASS/MISS).
+            checked against its target (PASS/MISS). With --photos DIR: per picture of DIR its format, \
+            size, progressive or not, decode-to-card time and the peak memory the decode added, \
+            against djpeg/dwebp/vipsthumbnail where installed, then the peak RSS of paging through \
+            DIR with an empty and with a filled card cache.
             """)
 
-    @Option(help: "Photos in the peak-RSS playlist.")
-    var photos: Int = 200
+    @Option(help: "A directory of real pictures to measure instead of generated JPEGs.")
+    var photos: String?
+
+    @Option(help: "Generated photos in the peak-RSS playlist.")
+    var count: Int = 200
+
+    @Option(help: ArgumentHelp("Child mode: decode this file once and print the peak RSS it added.", visibility: .hidden))
+    var decodePeak: String?
+
+    @Option(help: ArgumentHelp("Child mode: the card size WIDTHxHEIGHT for --decode-peak.", visibility: .hidden))
+    var card: String?
+
+    @Flag(help: ArgumentHelp("Child mode: --rss-playlist pages through every picture, not only generated ones.", visibility: .hidden))
+    var rssEveryFile = false
+
+    @Option(help: ArgumentHelp("Child mode: --rss-playlist goes through a card cache in this directory.", visibility: .hidden))
+    var rssCache: String?
 
     @Option(help: "Frames timed per compose benchmark.")
     var frames: Int = 300
@@ -24,7 +42,7 @@ struct BenchCommand: ParsableCommand {
     var rssPlaylist: String?
 
     func validate() throws {
-        guard (1...10_000).contains(photos) else { throw ValidationError("--photos \(photos) must be 1...10000") }
+        guard (1...10_000).contains(count) else { throw ValidationError("--count \(count) must be 1...10000") }
         guard (10...100_000).contains(frames) else { throw ValidationError("--frames \(frames) must be 10...100000") }
     }
 
@@ -33,9 +51,19 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         let bench = Benchmark()
+        if let decodePeak {
+            // The parent's card: its size, the rest from the same default config.
+            var spec = bench.cardSpec()
+            if let size = card.flatMap(DisplayMode.init(parsing:)) { (spec.width, spec.height) = (size.width, size.height) }
+            print("decode-peak-added-bytes \(PhotoBench.decodePeakAdded(path: decodePeak, spec: spec) ?? -1)")
+            return
+        }
         if let rssPlaylist {
-            let paths = (MediaDirectory(path: rssPlaylist)?.scan().paths ?? []).filter { $0.contains("/photo-") }
-            print("peak-rss-bytes \(bench.peakRSSCyclingPlaylist(Array(paths.prefix(photos)), config: CarouselConfig()) ?? -1)")
+            let paths = (MediaDirectory(path: rssPlaylist)?.scan().paths ?? []).filter { rssEveryFile || $0.contains("/photo-") }
+            // Room for every card: the second pass must be served from the cache alone.
+            let megabytes = paths.count * (bench.cardSpec().byteCount + 65_536) / 1_048_576 + 1
+            let cache = rssCache.flatMap { CardCache(directory: $0, megabytes: megabytes) }
+            print("peak-rss-bytes \(bench.peakRSSCyclingPlaylist(Array(paths.prefix(count)), config: CarouselConfig(), cache: cache) ?? -1)")
             return
         }
         #if DEBUG
@@ -44,11 +72,16 @@ struct BenchCommand: ParsableCommand {
         let directory = (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/carouseld-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        if let photos {
+            let photoBench = PhotoBench(executable: "/proc/self/exe", spec: bench.cardSpec(), scratch: directory)
+            _ = try photoBench.report(directory: photos, scratch: directory) { print($0) }
+            return
+        }
 
         print("carouseld bench: \(bench.width)x\(bench.height) XRGB8888")
         var paths: [String] = []
         let generation = try Stopwatch.time {
-            paths = try Benchmark.makePhotos(in: directory, distinct: 4, total: backend == .wayland ? 5 : photos)
+            paths = try Benchmark.makePhotos(in: directory, distinct: 4, total: backend == .wayland ? 5 : count)
         }
         print(formatted("generated 4 distinct 4000x3000 JPEGs (%.1f MB each), %d playlist entries, in %.1f s",
                      Double(fileSize(paths[0])) / 1e6, paths.count, generation))
@@ -130,7 +163,7 @@ struct BenchCommand: ParsableCommand {
         var text = ""
         var status: Int32 = -1
         let seconds = try Stopwatch.time {
-            (status, text) = try ChildProcess.run("/proc/self/exe", ["bench", "--rss-playlist", directory, "--photos", String(photos)])
+            (status, text) = try ChildProcess.run("/proc/self/exe", ["bench", "--rss-playlist", directory, "--count", String(photos)])
         }
         guard status == 0, let value = text.split(separator: " ").last.flatMap({ Int($0.trimmingWhitespace()) }), value > 0 else {
             throw ValidationError("the peak-RSS child failed (status \(status)): \(text)")

@@ -26,9 +26,12 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Display backend: auto (Wayland if WAYLAND_DISPLAY is set, else KMS, else fbdev), drm, fbdev or wayland (overrides config `backend`).")
     var backend: DisplayBackend?
 
+    @Option(help: "Card cache directory (default: $CACHE_DIRECTORY from systemd's CacheDirectory=; without either, no card cache).")
+    var cacheDir: String?
+
     private var options: DaemonOptions {
         DaemonOptions(configDirectory: config, output: output, mode: mode, rotation: rotation,
-                      forceLegacy: forceLegacy, backend: backend)
+                      forceLegacy: forceLegacy, backend: backend, cacheDirectory: cacheDir)
     }
 
     /// The overrides obey the same rules as the config keys they override.

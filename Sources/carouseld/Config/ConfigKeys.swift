@@ -66,6 +66,7 @@ struct ConfigKey: Sendable {
         timestamp("epoch", \.shell.epoch),
         number("sync_resume", \.shell.syncResume),
         number("wake_minutes", \.shell.wakeMinutes),
+        integer("disk_cache_mb", \.shell.diskCacheMB),
     ]
 
     static let byName: [String: ConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -47,6 +47,8 @@ struct ShellSettings: Sendable, Equatable {
     var wakeMinutes: Double = 5
     /// Playlists by time of day (`[[playlist]]` tables); the first matching one wins.
     var dayparts: [Daypart] = []
+    /// Disk for decoded cards under the unit's CacheDirectory= (`CardCache`); 0 switches it off.
+    var diskCacheMB: Int = 256
 
     static let rotations = [0, 90, 180, 270]
 
@@ -97,6 +99,7 @@ struct ShellSettings: Sendable, Equatable {
         if !(1...86_400).contains(syncResume) {
             issues.append(ConfigIssue(key: "sync_resume", message: "\(syncResume) is out of range; allowed 1...86400"))
         }
+        intRange("disk_cache_mb", diskCacheMB, 0...1_048_576)
         return issues
     }
 }

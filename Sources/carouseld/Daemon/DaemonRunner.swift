@@ -10,6 +10,8 @@ struct DaemonOptions {
     var rotation: Int?
     var forceLegacy = false
     var backend: DisplayBackend?
+    /// Card cache directory (`--cache-dir`); else systemd's $CACHE_DIRECTORY.
+    var cacheDirectory: String? = nil
 
     /// The config's shell settings with the command line winning.
     func overriding(_ shell: ShellSettings) -> ShellSettings {
@@ -102,11 +104,12 @@ final class DaemonRunner {
         let now = MonotonicClock.now()
         watchdog = Watchdog(notifier: notifier, now: now)
         self.startup = startup
+        let cache = CardCache.forDaemon(directory: options.cacheDirectory, shell: shell)
         groups = try plan.groups.map { group in
             try ScreenGroup(plan: group, layout: plan.layout, outputs: group.screens.map { displays[$0] },
                             rotations: group.screens.map { wayland == nil ? plan.screens[$0].settings.rotation : 0 },
                             config: group.config, shell: loaded.shell, items: Self.items(of: group, in: loaded),
-                            loop: loop, now: now)
+                            loop: loop, now: now, cache: cache)
         }
         try wire()
     }

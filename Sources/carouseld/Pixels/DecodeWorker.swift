@@ -12,6 +12,8 @@ final class DecodeWorker: @unchecked Sendable {
     }
 
     let paths: [String]
+    /// Cards on disk: a hit is one read instead of a decode; nil decodes every card.
+    private let diskCache: (any CardCaching)?
     private let condition = ConditionLock()
     private let onResult: @Sendable () -> Void
     // Everything below is guarded by `condition`.
@@ -34,8 +36,9 @@ final class DecodeWorker: @unchecked Sendable {
     /// `carried` cards start the cache at every index whose path they match, so a reload
     /// neither decodes them again nor shows their cards empty meanwhile. They stay only if the
     /// first `want` asks for their spec.
-    init(paths: [String], spec: CardSpec, carried: Carried? = nil, onResult: @escaping @Sendable () -> Void) {
-        self.paths = paths; self.onResult = onResult
+    init(paths: [String], spec: CardSpec, carried: Carried? = nil, diskCache: (any CardCaching)? = nil,
+         onResult: @escaping @Sendable () -> Void) {
+        self.paths = paths; self.onResult = onResult; self.diskCache = diskCache
         if let carried {
             self.spec = carried.spec
             for (index, path) in paths.enumerated() { cache[index] = carried.cards[path] }
@@ -114,6 +117,9 @@ final class DecodeWorker: @unchecked Sendable {
     }
 
     private func run() {
+        // Entries of files that left the playlist go before the first decode (a directory
+        // listing: well under a millisecond for the few hundred entries the bound allows).
+        diskCache?.prune()
         condition.lock()
         while !stopping {
             guard let index = wanted.first(where: { cache[$0] == nil && failures[$0] == nil }) else {
@@ -123,7 +129,7 @@ final class DecodeWorker: @unchecked Sendable {
             let job = (spec: spec, generation: generation)
             inFlight = index
             condition.unlock()
-            let result = Result { () throws(ImageError) in try ImageDecoder.makeCard(path: paths[index], spec: job.spec) }
+            let result = Result { () throws(ImageError) in try makeCard(path: paths[index], spec: job.spec) }
             if case .failure(let error) = result { Log.warning("skipping \(paths[index]): \(error)") }
             condition.lock()
             inFlight = nil
@@ -147,5 +153,12 @@ final class DecodeWorker: @unchecked Sendable {
         finished = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    private func makeCard(path: String, spec: CardSpec) throws(ImageError) -> Card {
+        guard let diskCache else { return try ImageDecoder.makeCard(path: path, spec: spec) }
+        return try diskCache.card(path: path, spec: spec) { () throws(ImageError) in
+            try ImageDecoder.makeCard(path: path, spec: spec)
+        }
     }
 }

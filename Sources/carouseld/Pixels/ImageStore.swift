@@ -23,6 +23,8 @@ final class ImageStore: CardSource, @unchecked Sendable {
     private let cacheBytes: Int
     private let baseSpec: CardSpec
     private let worker: DecodeWorker
+    /// Cards on disk, shared by every store of the daemon; told which paths this store shows.
+    private let diskCache: (any CardCaching)?
 
     /// One neighbour each side of the selected card. With the default layout those neighbours
     /// already peek in at the screen edges; the next card forward is prefetched while the strip
@@ -33,8 +35,9 @@ final class ImageStore: CardSource, @unchecked Sendable {
     static let defaultNeighbours = 1
 
     /// `replacing`: the store this one replaces on a reload; its decoded cards come along.
+    /// `cache`: cards on disk; entries of paths in no store's playlist are pruned when it starts.
     init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = ImageStore.defaultNeighbours,
-         replacing previous: ImageStore? = nil) {
+         replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil) {
         self.paths = paths
         self.baseSpec = spec
         self.cacheBytes = cacheMB * 1024 * 1024
@@ -43,21 +46,32 @@ final class ImageStore: CardSource, @unchecked Sendable {
             Log.error("\(error); finished decodes show on the next frame")
             ready = nil
         }
-        worker = DecodeWorker(paths: paths, spec: spec, carried: previous?.worker.carry()) { [ready] in ready?.signal() }
+        diskCache = cache
+        worker = DecodeWorker(paths: paths, spec: spec, carried: previous?.worker.carry(), diskCache: cache) { [ready] in
+            ready?.signal()
+        }
+        cache?.use(paths, by: ObjectIdentifier(self))
+        // The replaced store's playlist is no longer shown: its files may be pruned now.
+        if let previous { cache?.release(ObjectIdentifier(previous)) }
         worker.start()
     }
 
     convenience init(paths: [String], config: CarouselConfig, shell: ShellSettings = ShellSettings(), viewport: Size,
-                     replacing previous: ImageStore? = nil) {
+                     replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil) {
+        // A reload may change disk_cache_mb; the shared cache follows the newest settings.
+        cache?.setLimit(megabytes: shell.diskCacheMB)
         self.init(paths: paths,
                   spec: CardSpec(config: config, maxImagePixels: shell.maxImagePixels,
                                  cardWidth: config.cardWidth.resolve(in: viewport.width),
                                  cardHeight: config.cardHeight.resolve(in: viewport.height)),
-                  cacheMB: shell.cacheMB, replacing: previous)
+                  cacheMB: shell.cacheMB, replacing: previous, cache: cache)
     }
 
     /// Returns at once: a decode in flight finishes on the worker and is dropped.
-    deinit { worker.stop() }
+    deinit {
+        worker.stop()
+        diskCache?.release(ObjectIdentifier(self))
+    }
 
     /// Readable when decodes finished; poll it and call `drainReady()`. -1 without an eventfd.
     var readyFD: Int32 { ready?.fd ?? -1 }

@@ -17,11 +17,15 @@ final class ScreenGroup {
     private var stores: [Double: ImageStore] = [:]
     private(set) var arrangement: ScreenArrangement?
     private let loop: EventLoop
+    /// Cards on disk, shared by every store of the daemon; nil without a cache directory.
+    private let cache: CardCache?
     /// Called when the stores change (their ready fds must be watched).
     var onStoresChanged: (() -> Void)?
 
     init(plan: ScreenPlan.Group, layout: OutputLayout, outputs: [DisplayOutput], rotations: [Int],
-         config: CarouselConfig, shell: ShellSettings, items: [PlaylistItem], loop: EventLoop, now: Double) throws {
+         config: CarouselConfig, shell: ShellSettings, items: [PlaylistItem], loop: EventLoop, now: Double,
+         cache: CardCache? = nil) throws {
+        self.cache = cache
         self.plan = plan; self.layout = layout; self.outputs = outputs; self.rotations = rotations
         self.config = config; self.shell = shell; self.items = items; self.loop = loop
         let sizes = outputs.map(\.size)
@@ -64,7 +68,7 @@ final class ScreenGroup {
         for scale in scales {
             let scaled = Size(width: viewport.width * scale, height: viewport.height * scale)
             next[scale] = ImageStore(paths: items.map(\.path), config: config, shell: shared, viewport: scaled,
-                                     replacing: stores[scale] ?? stores.values.first)
+                                     replacing: stores[scale] ?? stores.values.first, cache: cache)
         }
         stores = next
         let renderers: [FrameRenderer] = transforms.compactMap { view in

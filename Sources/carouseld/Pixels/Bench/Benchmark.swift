@@ -10,6 +10,13 @@ struct Benchmark {
     var height = 1080
     var viewport: Size { Size(width: Double(width), height: Double(height)) }
 
+    /// The card the daemon makes for this screen with `config`.
+    func cardSpec(config: CarouselConfig = CarouselConfig()) -> CardSpec {
+        CardSpec(config: config, maxImagePixels: ShellSettings().maxImagePixels,
+                 cardWidth: config.cardWidth.resolve(in: viewport.width),
+                 cardHeight: config.cardHeight.resolve(in: viewport.height))
+    }
+
     /// Writes `distinct` generated 4000×3000 JPEGs into `directory` and names `total` playlist
     /// entries after them (hard links, so 200 photos cost the disk space of a few).
     static func makePhotos(in directory: String, distinct: Int, total: Int,
@@ -190,12 +197,15 @@ struct Benchmark {
     /// Pages through the whole playlist like the daemon, back to back, and returns the peak
     /// RSS. Each page change draws its first frame (the card leaving still peeks in, while the
     /// store starts on the next card), a frame mid-way, and the settled frame (where the store
-    /// prefetches the card after). Run in a fresh process so nothing else counts.
-    func peakRSSCyclingPlaylist(_ paths: [String], config: CarouselConfig) -> Int? {
+    /// prefetches the card after). Run in a fresh process so nothing else counts. `cache`:
+    /// the card cache on disk, as the daemon has it under systemd.
+    func peakRSSCyclingPlaylist(_ paths: [String], config: CarouselConfig, cache: CardCache? = nil) -> Int? {
         var config = config
         config.interval = 0
         var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
-        let store = ImageStore(paths: paths, config: config, viewport: viewport)
+        var shell = ShellSettings()
+        if let cache { shell.diskCacheMB = cache.state.withLock { $0.limitBytes } / 1_048_576 }
+        let store = ImageStore(paths: paths, config: config, shell: shell, viewport: viewport, cache: cache)
         let compositor = Compositor(config: config, store: store)
         guard let target = PixelImage(width: width, height: height) else { return nil }
         var t = 0.0
