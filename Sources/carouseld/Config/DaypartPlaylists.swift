@@ -27,10 +27,12 @@ extension LoadedConfig {
     /// The playlist for wall-clock time `time` (seconds since 1970, read in local time): the
     /// first `[[playlist]]` whose window holds it, else the main one. `file` is nil for the main one.
     func daypart(at time: Double) -> (file: String?, items: [PlaylistItem]) {
-        let local = LocalTime(time)
-        for daypart in shell.dayparts where daypart.window.contains(local) {
-            if let items = daypartPlaylists[daypart.file] { return (daypart.file, items) }
-        }
-        return (nil, playlist)
+        let file = daypartFile(at: LocalTime(time))
+        return (file, file.flatMap { daypartPlaylists[$0] } ?? playlist)
+    }
+
+    /// The `[[playlist]]` file in force at a local time; nil for the main playlist.
+    func daypartFile(at local: LocalTime) -> String? {
+        shell.dayparts.first { $0.window.contains(local) && daypartPlaylists[$0.file] != nil }?.file
     }
 }

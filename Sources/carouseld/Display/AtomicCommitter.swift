@@ -92,6 +92,13 @@ final class AtomicCommitter: ModesetCommitter {
         return saved.restore(fd: fd)
     }
 
+    /// ACTIVE = 0 on the CRTC, the atomic DPMS off: mode and plane stay set, the signal stops.
+    func switchOff(_ target: ScanoutTarget) -> Bool {
+        guard let request = DrmObjects.atomicRequest(),
+              (try? add(request.pointer, target.crtcID, ids.active, 0)) != nil else { return false }
+        return drmModeAtomicCommit(fd, request.pointer, cdrm_mode_atomic_allow_modeset(), nil) == 0
+    }
+
     /// DRM_MODE_ROTATE_* for `degrees` if the plane lists it; 0 degrees needs no property.
     private func rotationValue(_ degrees: Int) -> UInt64? {
         guard let prop = plane["rotation"], let bit = prop.enums["rotate-\(degrees)"] else { return nil }

@@ -33,8 +33,12 @@ protocol DisplayOutput: AnyObject {
     func restore()
     /// Backend figures for the SIGUSR1 stats line (Wayland: commits and frame callbacks).
     var statistics: String? { get }
+    /// Puts the screen to sleep (`on == false`: no signal, so the monitor goes to standby;
+    /// nothing is presented meanwhile) or wakes it (the next frame lights it again).
+    func setPower(_ on: Bool)
 }
 
 extension DisplayOutput {
     var statistics: String? { nil }
+    func setPower(_ on: Bool) {}
 }

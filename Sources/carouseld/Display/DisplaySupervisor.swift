@@ -65,6 +65,14 @@ final class DisplaySupervisor: DisplayOutput {
         try current.present(draw)
     }
 
+    /// Kept for a display that appears later, too.
+    private var poweredOn = true
+
+    func setPower(_ on: Bool) {
+        poweredOn = on
+        current?.setPower(on)
+    }
+
     func restore() {
         onPresented = nil
         onScreenChanged = nil
@@ -76,6 +84,7 @@ final class DisplaySupervisor: DisplayOutput {
     private func use(_ output: DisplayOutput) throws {
         output.onPresented = { [unowned self] time in onPresented?(time) }
         output.onScreenChanged = { [unowned self] in onScreenChanged?() }
+        if !poweredOn { output.setPower(false) }
         if let loop { try output.attach(to: loop) }
     }
 

@@ -36,7 +36,9 @@ final class DrmOutput: DisplayOutput {
     }
 
     var size: Size? { screen?.size }
-    var canPresent: Bool { screen != nil && pending == nil }
+    var canPresent: Bool { screen != nil && pending == nil && !asleep }
+    /// The screen was put to sleep (`setPower(false)`): its CRTC is inactive.
+    private(set) var asleep = false
     var refreshInterval: Double {
         guard let refresh = screen?.target.mode.refresh, refresh > 0 else { return 1.0 / 60 }
         return 1.0 / Double(refresh)
@@ -104,17 +106,41 @@ final class DrmOutput: DisplayOutput {
         pending = index
     }
 
-    func restore() {
-        // No more frames: a completion seen below must not make the daemon draw the next one.
-        onPresented = nil
-        onScreenChanged = nil
-        // An atomic commit still in flight would make the restore fail with EBUSY.
+    func setPower(_ on: Bool) {
+        guard on == asleep else { return }
+        asleep = !on
+        guard let screen else { return }
+        if on {
+            // The next frame is a full modeset with ACTIVE = 1 (or SetCrtc): the last picture again.
+            screen.lit = false
+            Log.info("\(screen.target.connectorName): waking the screen")
+            return
+        }
+        waitForPendingFlip()
+        if screen.lit && !screen.committer.switchOff(screen.target) {
+            Log.warning("\(screen.target.connectorName): the driver refused to switch the screen off: "
+                        + "\(SystemError(call: "DPMS off", errno: Glibc.errno))")
+        } else {
+            Log.info("\(screen.target.connectorName): screen off (CRTC \(screen.target.crtcID) inactive, no signal)")
+        }
+    }
+
+    /// A commit while one is in flight fails with EBUSY: let the queued flip complete first.
+    private func waitForPendingFlip() {
         var tries = 0
         while pending != nil && tries < 10 {
             var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
             if poll(&p, 1, 20) > 0 { card.handleEvents() }
             tries += 1
         }
+    }
+
+    func restore() {
+        // No more frames: a completion seen below must not make the daemon draw the next one.
+        onPresented = nil
+        onScreenChanged = nil
+        // An atomic commit still in flight would make the restore fail with EBUSY.
+        waitForPendingFlip()
         guard let saved else { return }
         let committer = screen?.committer ?? LegacyCommitter(card: card)
         if committer.restore(saved) {

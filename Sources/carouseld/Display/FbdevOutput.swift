@@ -64,7 +64,18 @@ final class FbdevOutput: DisplayOutput {
         rotator.map { Size(width: Double($0.width), height: Double($0.height)) }
             ?? Size(width: Double(width), height: Double(height))
     }
-    var canPresent: Bool { !drawing }
+    var canPresent: Bool { !drawing && !blanked }
+    private var blanked = false
+
+    /// FBIOBLANK: powered down (the monitor sees no signal on most drivers) or unblanked.
+    func setPower(_ on: Bool) {
+        guard on == blanked else { return }
+        blanked = !on
+        let mode = CInt(on ? FB_BLANK_UNBLANK : FB_BLANK_POWERDOWN)
+        if ioctl(device.rawValue, UInt(FBIOBLANK), mode) != 0 {
+            Log.warning("\(path): FBIOBLANK: \(SystemError(call: "ioctl", errno: Glibc.errno))")
+        }
+    }
     var refreshInterval: Double { 1.0 / 60 }
 
     func attach(to loop: EventLoop) throws { self.loop = loop }

@@ -55,6 +55,9 @@ protocol ModesetCommitter: AnyObject {
     func flip(_ target: ScanoutTarget, buffer: DumbBuffer, userData: UnsafeMutableRawPointer?) throws(DisplayError)
     /// Gives the CRTC back as it was before (and undoes plane state such as rotation).
     func restore(_ saved: SavedCrtc) -> Bool
+    /// Turns the CRTC's output off (DPMS off): the monitor sees no signal. The next `modeset`
+    /// turns it on again. False when the driver refused.
+    func switchOff(_ target: ScanoutTarget) -> Bool
 }
 
 /// Legacy KMS: drmModeSetCrtc for the modeset, drmModePageFlip for frames. No plane
@@ -84,4 +87,11 @@ final class LegacyCommitter: ModesetCommitter {
     }
 
     func restore(_ saved: SavedCrtc) -> Bool { saved.restore(fd: fd) }
+
+    /// The connector's DPMS property, off (a legacy SetCrtc turns it on again).
+    func switchOff(_ target: ScanoutTarget) -> Bool {
+        let properties = DrmProperties(fd: fd, objectID: target.connectorID, objectType: UInt32(DRM_MODE_OBJECT_CONNECTOR))
+        guard let dpms = properties["DPMS"]?.id else { return false }
+        return drmModeConnectorSetProperty(fd, target.connectorID, dpms, UInt64(DRM_MODE_DPMS_OFF)) == 0
+    }
 }

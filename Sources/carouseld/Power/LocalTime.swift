@@ -22,6 +22,11 @@ struct LocalTime: Equatable, Sendable {
     /// nil when it never does. Minute by minute through real times, so a DST change (a
     /// missing or repeated hour) is what the local clock shows, not arithmetic on it.
     static func nextChange(after seconds: Double, _ value: (LocalTime) -> Bool) -> Double? {
+        nextChangeOfValue(after: seconds, value)
+    }
+
+    /// The same for any value (the daypart in force).
+    static func nextChangeOfValue<T: Equatable>(after seconds: Double, _ value: (LocalTime) -> T) -> Double? {
         let now = value(LocalTime(seconds))
         var t = (seconds / 60).rounded(.down) * 60 + 60
         let end = seconds + 8 * 86_400

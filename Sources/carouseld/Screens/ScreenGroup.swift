@@ -88,6 +88,29 @@ final class ScreenGroup {
         rebuildRenderers()
     }
 
+    /// The playlist a daypart switch is heading for, once the bridge's page change rests.
+    private var switchingTo: [PlaylistItem]?
+
+    /// A new playlist at a daypart boundary, with a normal page animation and never a blank
+    /// frame: the strip becomes [the picture on screen] + the new playlist, pages once, and at
+    /// rest becomes the new playlist alone (the same picture, so nothing moves).
+    func switchPlaylist(to newItems: [PlaylistItem], now: Double) {
+        let index = daemon.engine.selectedIndex
+        guard items.indices.contains(index), !newItems.isEmpty else {
+            return swapIn(config: config, shell: shell, items: newItems, keepIndex: nil, now: now)
+        }
+        swapIn(config: config, shell: shell, items: [items[index]] + newItems, keepIndex: 0, now: now)
+        switchingTo = newItems
+        daemon.updateEngine { $0.page(by: 1, now: now) }
+    }
+
+    /// The strip came to rest: a daypart switch in progress ends.
+    func settled(now: Double) {
+        guard let next = switchingTo else { return }
+        switchingTo = nil
+        swapIn(config: config, shell: shell, items: next, keepIndex: 0, now: now)
+    }
+
     /// Where a touch on each of this group's screens goes (`group`: this group's index).
     func touchTargets(group: Int) -> [TouchTarget] {
         outputs.indices.map { i in

@@ -1,0 +1,58 @@
+/// Sleeps and wakes the screens by the `[[screen]]` schedule, `ctl screen on|off|auto` and
+/// touch (`ScreenPower`), on a realtime timer that also wakes when the clock is stepped.
+/// Asleep, a KMS screen's CRTC is inactive (no signal: the monitor goes to standby), not a
+/// black picture, and nothing is composed.
+final class PowerController {
+    private(set) var power: ScreenPower
+    private let timer: RealtimeTimer
+    private let displays: [DisplayOutput]
+    private(set) var isOn = true
+    /// Called after the screens went to sleep or woke (status, state file, redraw).
+    var onChange: ((_ on: Bool) -> Void)?
+
+    init(shell: ShellSettings, displays: [DisplayOutput], loop: EventLoop) throws {
+        power = ScreenPower(schedule: shell.screenSchedule, wakeMinutes: shell.wakeMinutes)
+        self.displays = displays
+        timer = try RealtimeTimer()
+        try loop.add(fd: timer.fd, name: "screen schedule") { [unowned self] in
+            if timer.acknowledge() != .none { apply() }
+        }
+        apply()
+    }
+
+    /// A reload: the new schedule; an override or a wake in force stays.
+    func configure(shell: ShellSettings) {
+        power.schedule = shell.screenSchedule
+        power.wakeMinutes = shell.wakeMinutes
+        apply()
+    }
+
+    func set(_ mode: ScreenPower.Override) {
+        power.set(mode, at: RealtimeTimer.now())
+        apply()
+    }
+
+    /// A touch; true when it woke the screen (the touch then does nothing else).
+    func touched() -> Bool {
+        let woke = power.touched(at: RealtimeTimer.now())
+        apply()
+        return woke
+    }
+
+    /// "on" or "off", and why.
+    var state: (on: Bool, reason: String) { power.state(at: RealtimeTimer.now()) }
+
+    private func apply() {
+        let now = RealtimeTimer.now()
+        let state = power.state(at: now)
+        if state.on != isOn {
+            isOn = state.on
+            Log.notice("screen \(state.on ? "on" : "off") (\(state.reason))")
+            for display in displays { display.setPower(state.on) }
+            onChange?(state.on)
+        }
+        // A far-off change still gets a timer: a day at most, then it looks again.
+        let next = power.nextChange(after: now) ?? now + 86_400
+        do { try timer.arm(at: min(next, now + 86_400)) } catch { Log.error("arming the screen schedule: \(error)") }
+    }
+}

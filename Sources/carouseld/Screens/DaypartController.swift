@@ -1,0 +1,48 @@
+/// Switches the main playlist by time of day (`[[playlist]]` tables): a realtime timer fires
+/// at the next window boundary (or when the clock is stepped), and the carousels that show the
+/// main playlist page to the new one (`ScreenGroup.switchPlaylist`).
+final class DaypartController {
+    private let timer: RealtimeTimer
+    private var loaded: LoadedConfig
+    /// The `[[playlist]]` file in force; nil for playlist.m3u (or the media directory).
+    private(set) var file: String?
+    /// Called with the playlist that has just come into force.
+    var onSwitch: ((_ file: String?, _ items: [PlaylistItem]) -> Void)?
+
+    init(loaded: LoadedConfig, loop: EventLoop) throws {
+        self.loaded = loaded
+        timer = try RealtimeTimer()
+        file = loaded.daypart(at: RealtimeTimer.now()).file
+        try loop.add(fd: timer.fd, name: "dayparts") { [unowned self] in
+            if timer.acknowledge() != .none { check() }
+        }
+        arm()
+    }
+
+    /// A reload: the new tables; the caller shows `current` (no animation needed, the reload swaps anyway).
+    func configure(_ loaded: LoadedConfig) {
+        self.loaded = loaded
+        file = loaded.daypart(at: RealtimeTimer.now()).file
+        arm()
+    }
+
+    /// What shows now.
+    var current: (file: String?, items: [PlaylistItem]) { loaded.daypart(at: RealtimeTimer.now()) }
+
+    private func check() {
+        let now = current
+        if now.file != file {
+            Log.notice("daypart: \(now.file ?? "the main playlist") from now (\(now.items.count) pictures)")
+            file = now.file
+            onSwitch?(now.file, now.items)
+        }
+        arm()
+    }
+
+    private func arm() {
+        let now = RealtimeTimer.now()
+        guard !loaded.shell.dayparts.isEmpty else { return }
+        let change = LocalTime.nextChangeOfValue(after: now) { [loaded] in loaded.daypartFile(at: $0) } ?? now + 86_400
+        do { try timer.arm(at: min(change, now + 86_400)) } catch { Log.error("arming the daypart timer: \(error)") }
+    }
+}
