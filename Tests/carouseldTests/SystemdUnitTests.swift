@@ -76,8 +76,11 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertEqual(Set(values("DeviceAllow")), ["char-drm rw", "char-input rw", "char-fb rw"])
         XCTAssertEqual(values("ProtectSystem"), ["strict"])
         XCTAssertEqual(values("ReadOnlyPaths"), ["-/etc/carouseld"])
-        // The card cache's directory, the only writable one ($CACHE_DIRECTORY).
+        // The card cache's directory ($CACHE_DIRECTORY) and the control socket's ($RUNTIME_DIRECTORY):
+        // the only writable ones; the socket's group may enter the latter.
         XCTAssertEqual(values("CacheDirectory"), ["carouseld"])
+        XCTAssertEqual(values("RuntimeDirectory"), ["carouseld"])
+        XCTAssertEqual(values("RuntimeDirectoryMode"), ["0750"])
         XCTAssertEqual(values("CapabilityBoundingSet"), [""])
         XCTAssertEqual(values("NoNewPrivileges"), ["yes"])
         XCTAssertEqual(Set(values("Conflicts")), ["getty@tty1.service", "shutdown.target"])

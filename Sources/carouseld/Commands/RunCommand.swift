@@ -29,9 +29,12 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Card cache directory (default: $CACHE_DIRECTORY from systemd's CacheDirectory=; without either, no card cache).")
     var cacheDir: String?
 
+    @Option(help: "Control socket path (default: $RUNTIME_DIRECTORY/control from systemd's RuntimeDirectory=, else /run/carouseld/control when that directory is writable; state.json goes beside it).")
+    var control: String?
+
     private var options: DaemonOptions {
         DaemonOptions(configDirectory: config, output: output, mode: mode, rotation: rotation,
-                      forceLegacy: forceLegacy, backend: backend, cacheDirectory: cacheDir)
+                      forceLegacy: forceLegacy, backend: backend, cacheDirectory: cacheDir, controlPath: control)
     }
 
     /// The overrides obey the same rules as the config keys they override.

@@ -50,7 +50,7 @@ struct ControlReply: Codable, Equatable, Sendable {
     static func jsonLine<T: Encodable>(_ value: T) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data(#"{"ok":false,"error":"reply could not be encoded"}"#.utf8)
         return Array(data) + [UInt8(ascii: "\n")]
     }

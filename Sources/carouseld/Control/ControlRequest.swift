@@ -52,6 +52,23 @@ enum ControlRequest: Equatable, Sendable {
     }
 }
 
+extension ControlRequest: CustomStringConvertible {
+    /// The request as a line of the protocol (for the log).
+    var description: String {
+        switch self {
+        case .status: return "status"
+        case .next: return "next"
+        case .prev: return "prev"
+        case .goto(.number(let n)): return "goto \(n)"
+        case .goto(.name(let name)): return "goto \(name)"
+        case .pause: return "pause"
+        case .resume: return "resume"
+        case .reload: return "reload"
+        case .screen(let mode): return "screen \(mode.rawValue)"
+        }
+    }
+}
+
 /// What the control socket answers when a request cannot be done.
 struct ControlError: Error, Equatable, Sendable {
     let message: String

@@ -12,6 +12,8 @@ struct DaemonOptions {
     var backend: DisplayBackend?
     /// Card cache directory (`--cache-dir`); else systemd's $CACHE_DIRECTORY.
     var cacheDirectory: String? = nil
+    /// Control socket (`--control`); else in systemd's $RUNTIME_DIRECTORY or /run/carouseld.
+    var controlPath: String? = nil
 
     /// The config's shell settings with the command line winning.
     func overriding(_ shell: ShellSettings) -> ShellSettings {
@@ -39,18 +41,18 @@ struct DaemonOptions {
 /// spanned screens (`ScreenPlan`). The first group leads: the reload and the watchdog wake
 /// its loop turns, and its first frame is the start's end (READY=1).
 final class DaemonRunner {
-    private let options: DaemonOptions
-    private let loop: EventLoop
+    let options: DaemonOptions
+    let loop: EventLoop
     private let signals: SignalSource
     private let notifier = Notifier()
-    private let live: LiveConfig
+    let live: LiveConfig
     /// Which screens show which carousel; fixed until restart (like output and mode).
     private let plan: ScreenPlan
     /// One per screen of the plan.
-    private let displays: [DisplayOutput]
+    let displays: [DisplayOutput]
     /// The display when it is a Wayland compositor's window (input then comes from its seat).
     private let wayland: WaylandOutput?
-    private var groups: [ScreenGroup] = []
+    private(set) var groups: [ScreenGroup] = []
     private var watchdog: Watchdog
     private var input: InputSource?
     /// The input devices being opened off the loop (kept alive until they are handed over).
@@ -58,12 +60,22 @@ final class DaemonRunner {
     /// The image stores' ready fds being watched.
     private var watchedStores: [Int32] = []
     /// One per carousel with `sync = "wallclock"` (fixed until restart).
-    private var syncs: [WallClockSync?] = []
+    var syncs: [WallClockSync?] = []
+    // Operations (DaemonRunner+Operations.swift)
+    var power: PowerController?
+    var dayparts: DaypartController?
+    var control: ControlServer?
+    var stateFile: StateFile?
+    /// `ctl pause` holds every carousel's auto-advance.
+    var ctlPaused = false
+    /// 1 at start, one more per reload that changed something.
+    var generation = 1
+    let startedAt = MonotonicClock.now()
 
     /// Milestones of the start, in ms after exec, for the first-frame log line.
     private var startup: [String] = []
 
-    private var lead: Daemon { groups[0].daemon }
+    var lead: Daemon { groups[0].daemon }
 
     init(_ options: DaemonOptions) throws {
         self.options = options
@@ -129,8 +141,8 @@ final class DaemonRunner {
     }
 
     /// The playlist a carousel shows: its screen's own (independent), or the main one.
-    private static func items(of group: ScreenPlan.Group, in loaded: LoadedConfig) -> [PlaylistItem] {
-        group.playlistOutput.map { loaded.playlist(forOutput: $0) } ?? loaded.playlist
+    static func items(of group: ScreenPlan.Group, in loaded: LoadedConfig) -> [PlaylistItem] {
+        group.playlistOutput.map { loaded.playlist(forOutput: $0) } ?? loaded.daypart(at: RealtimeTimer.now()).items
     }
 
     /// The compositor's window under Wayland, else a KMS or fbdev screen per plan screen
@@ -194,8 +206,9 @@ final class DaemonRunner {
             group.daemon.onEvent = { [unowned self, unowned group] event in
                 // Releases (with their velocity) and taps go to the journal, as `carouseld replay` prints them.
                 guard case .settled = event else { return Log.info(group.prefix + EventReport.logLine(event)) }
+                group.settled(now: MonotonicClock.now())
                 Log.info(group.prefix + group.showing)
-                announce()
+                publish()
             }
             group.daemon.onResize = { [unowned self, unowned group] _ in
                 group.rebuildRenderers()
@@ -226,17 +239,20 @@ final class DaemonRunner {
         if live.current.shell.sync == .wallclock {
             syncs = try groups.map { try WallClockSync(group: $0, shell: live.current.shell, loop: loop) }
         }
+        try wireOperations()
     }
 
-    /// Input reached carousel `group`: a synced one leaves the clock for `sync_resume` seconds.
+    /// Input reached carousel `group`: a sleeping screen wakes (and the touch does nothing
+    /// else); a synced carousel leaves the clock for `sync_resume` seconds.
     private func apply(_ action: InputAction, toGroup group: Int) {
         guard groups.indices.contains(group) else { return }
+        if let power, power.touched() { return }
         if syncs.indices.contains(group) { syncs[group]?.touched(now: MonotonicClock.now()) }
         groups[group].daemon.updateEngine { $0.apply(action) }
     }
 
     /// systemd's status line: what each carousel shows (and an invalid config on disk).
-    private func announce() {
+    func announce() {
         let now = MonotonicClock.now()
         let sync = syncs.first.flatMap { $0 }.map { "; " + $0.state(now: now) } ?? ""
         guard groups.count > 1 else {
@@ -401,7 +417,10 @@ extension DaemonRunner: ReloadTarget {
             Log.notice("sync changes take effect when carouseld restarts")
         }
         for sync in syncs { sync?.configure(shell: loaded.shell) }
+        power?.configure(shell: loaded.shell)
+        dayparts?.configure(loaded)
+        generation += 1
         reconfigureInput(loaded.shell)
-        announce()
+        publish()
     }
 }

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Glibc
+
+/// `carouseld ctl REQUEST`: asks the running daemon over its control socket and prints the
+/// answer for people (or the JSON line with --json). Exit status 1 when the daemon refused.
+struct CtlCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ctl",
+        abstract: "Ask the running daemon: status, next, prev, goto N|NAME, pause, resume, reload, screen on|off|auto.",
+        discussion: "Talks to the control socket (group carouseld may use it). --json prints the daemon's JSON line.")
+
+    @Option(help: "Control socket (default: $CAROUSELD_CONTROL, else /run/carouseld/control).")
+    var socket: String = getenv("CAROUSELD_CONTROL").map { String(cString: $0) } ?? "/run/carouseld/control"
+
+    @Flag(help: "Print the daemon's answer as it sent it: one JSON object.")
+    var json = false
+
+    @Argument(help: "The request, e.g. status, next, goto 3, screen off.")
+    var request: [String]
+
+    func validate() throws {
+        if case .failure(let error) = ControlRequest.parse(request.joined(separator: " ")) {
+            throw ValidationError(error.message)
+        }
+    }
+
+    func run() throws {
+        let line: [UInt8]
+        do {
+            line = try ask(request.joined(separator: " "))
+        } catch {
+            StandardError.write("carouseld ctl: \(socket): \(error) (is carouseld running, and may this user use its socket?)\n")
+            throw ExitCode.failure
+        }
+        guard let reply = ControlReply.decode(line) else {
+            StandardError.write("carouseld ctl: the daemon's answer is not JSON: \(String(decoding: line, as: UTF8.self))\n")
+            throw ExitCode.failure
+        }
+        if json {
+            print(String(decoding: line, as: UTF8.self), terminator: "")
+        } else if let error = reply.error {
+            StandardError.write("carouseld ctl: \(error)\n")
+        } else if let status = reply.status {
+            Self.describe(status).forEach { print($0) }
+        } else {
+            print(reply.showing ?? "ok")
+        }
+        if !reply.ok { throw ExitCode.failure }
+    }
+
+    /// Sends one request line and reads the answer line (5 s at most).
+    private func ask(_ text: String) throws -> [UInt8] {
+        let connection = try UnixSocket.connect(to: socket)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        _ = setsockopt(connection.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let bytes = Array((text + "\n").utf8)
+        guard bytes.withUnsafeBytes({ send(connection.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
+            throw SystemError(call: "send", errno: errno)
+        }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !answer.contains(UInt8(ascii: "\n")) {
+            let count = buffer.withUnsafeMutableBytes { recv(connection.rawValue, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw count == 0 ? ControlError("the daemon closed the connection") : SystemError(call: "recv", errno: errno) }
+            answer += buffer[..<count]
+        }
+        return Array(answer.prefix { $0 != UInt8(ascii: "\n") }) + [UInt8(ascii: "\n")]
+    }
+
+    /// The status for people, one fact a line.
+    static func describe(_ status: DaemonStatus) -> [String] {
+        var lines = [status.count == 0 ? "no pictures" : "showing \(status.index)/\(status.count) \(status.name ?? "?")"]
+        lines.append("playlist: \(status.playlist)")
+        lines.append("screen: \(status.screen) (\(status.screenReason))")
+        if let sync = status.sync { lines.append("sync: \(sync)") }
+        if status.paused { lines.append("paused (ctl resume lets it advance again)") }
+        lines.append("config: generation \(status.generation), " + (status.configError.map { "the file on disk is invalid: \($0)" } ?? "valid"))
+        let seconds = Int(status.uptime)
+        lines.append("uptime: \(seconds / 3600)h \(seconds / 60 % 60)m \(seconds % 60)s, \(status.frames) frames drawn")
+        if status.outputs.count > 1 {
+            for carousel in status.outputs {
+                lines.append("\(carousel.output): showing \(carousel.index)/\(carousel.count) \(carousel.name ?? "?")")
+            }
+        }
+        return lines
+    }
+}
+
+extension ControlError: CustomStringConvertible {
+    var description: String { message }
+}
