@@ -45,10 +45,10 @@ enum ImageDecoder {
 
     /// A picture ready for the card maker.
     enum Decoded {
-        /// Decoded whole (PNG, WebP, CMYK JPEG); the file's bytes are already released.
+        /// Decoded whole (WebP, at about the card's size); the file's bytes are already released.
         case whole(DecodedImage)
-        /// A JPEG whose rows are decoded while the card is made (it holds the file's bytes).
-        case rows(JPEGRowDecoder)
+        /// A JPEG or PNG whose rows are decoded while the card is made (it holds the file's bytes).
+        case rows(any RowSource)
     }
 
     /// Reads a file and decodes it for a card spec, as far as the card maker needs up front.
@@ -65,8 +65,8 @@ enum ImageDecoder {
             case .jpeg:
                 if let rows = try JPEGRowDecoder.open(bytes, header: header, neededScale: needed) { return .rows(rows) }
                 return .whole(try JPEGDecoder.decode(raw, header: header, neededScale: needed))
-            case .png: return .whole(try PNGDecoder.decode(raw, background: spec.background))
-            case .webp: return .whole(try WebPDecoder.decode(raw, neededScale: needed))
+            case .png: return .rows(try PNGRowDecoder(bytes, orientation: header.orientation))
+            case .webp: return .whole(try WebPDecoder.decode(raw, header: header, spec: spec))
             }
         }
     }
