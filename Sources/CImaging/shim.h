@@ -10,4 +10,5 @@
 #include <webp/encode.h>   /* the tests make WebP files with libwebp itself */
 #include <libexif/exif-data.h>
 #include <pixman.h>
+#include <malloc.h>         /* mallopt, malloc_trim: the codecs' memory given back (DecodeMemory.swift) */
 #endif
