@@ -13,6 +13,8 @@ struct cjs_decoder {
     struct jpeg_error_mgr errors;
     jmp_buf jump;
     int failed;
+    /// CMYK or YCCK: libjpeg gives C,M,Y,K rows (4 bytes a pixel, like BGRA), turned to BGRA here.
+    int cmyk;
     char message[JMSG_LENGTH_MAX];
 };
 
@@ -57,18 +59,28 @@ cjs_decoder *cjs_open(const unsigned char *data, size_t size, int scale_num, int
     jpeg_create_decompress(&decoder->info);
     jpeg_mem_src(&decoder->info, data, (unsigned long)size);
     jpeg_read_header(&decoder->info, TRUE);
-    if (decoder->info.jpeg_color_space == JCS_CMYK || decoder->info.jpeg_color_space == JCS_YCCK) {
-        *unsupported = 1;
-        snprintf(error, error_size, "CMYK or YCCK colours");
-        jpeg_destroy_decompress(&decoder->info);
-        free(decoder);
-        return NULL;
-    }
+    // libjpeg converts YCCK to CMYK itself, but neither to RGB: cmyk_to_bgra does that.
+    decoder->cmyk = decoder->info.jpeg_color_space == JCS_CMYK || decoder->info.jpeg_color_space == JCS_YCCK;
     decoder->info.scale_num = (unsigned)scale_num;
     decoder->info.scale_denom = (unsigned)scale_denom;
-    decoder->info.out_color_space = JCS_EXT_BGRA;
+    decoder->info.out_color_space = decoder->cmyk ? JCS_CMYK : JCS_EXT_BGRA;
     jpeg_start_decompress(&decoder->info);
     return decoder;
+}
+
+// CMYK to B,G,R,A as browsers do it, without a colour profile: each colour is what is left after
+// its ink and the black ink (R = (1 - C)(1 - K)). Photoshop and other Adobe writers store the
+// inks inverted (the Adobe marker says so), so there the stored values already are 1 - C, 1 - K.
+static void cmyk_to_bgra(unsigned char *row, JDIMENSION width, int inverted) {
+    for (JDIMENSION x = 0; x < width; x++) {
+        unsigned char *p = row + (size_t)x * 4;
+        unsigned c = p[0], m = p[1], y = p[2], k = p[3];
+        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        p[0] = (unsigned char)((y * k + 127) / 255);
+        p[1] = (unsigned char)((m * k + 127) / 255);
+        p[2] = (unsigned char)((c * k + 127) / 255);
+        p[3] = 0xFF;
+    }
 }
 
 int cjs_output_width(const cjs_decoder *decoder) { return (int)decoder->info.output_width; }
@@ -87,6 +99,7 @@ int cjs_read_rows(cjs_decoder *decoder, unsigned char *destination, size_t pitch
             decoder->failed = 1;
         }
         if (decoder->failed) return -1;
+        if (decoder->cmyk) cmyk_to_bgra(line, decoder->info.output_width, decoder->info.saw_Adobe_marker);
         row += (int)got;
     }
     return 0;

@@ -12,8 +12,9 @@ typedef struct cjs_decoder cjs_decoder;
 
 /// Starts decoding the JPEG in `data` (which must outlive the decoder) at scale
 /// `scale_num`/`scale_denom` into 32-bit B,G,R,A rows (alpha 0xFF). Returns NULL on failure
-/// with the reason in `error`; `*unsupported` is then 1 when the file is fine but its colour
-/// space (CMYK, YCCK) cannot be converted to BGRA by libjpeg itself.
+/// with the reason in `error`. CMYK and YCCK files come out as BGRA too (converted in the shim,
+/// inverted Adobe inks understood). `*unsupported` is set to 0 and kept for callers that fall
+/// back to a whole-picture decode; no colour space sets it today.
 cjs_decoder *cjs_open(const unsigned char *data, size_t size, int scale_num, int scale_denom,
                       char *error, size_t error_size, int *unsupported);
 

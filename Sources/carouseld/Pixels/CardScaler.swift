@@ -13,12 +13,12 @@ enum CardScaler {
         return card
     }
 
-    /// The same resample from a JPEG decoded a band of rows at a time. Each band of card pixels
+    /// The same resample from a picture decoded a band of rows at a time (JPEG, PNG). Each band of card pixels
     /// (card rows, or card columns when EXIF turns the picture by 90°) is drawn from the decoded
     /// rows its filter reads, visited in the order the rows are decoded; rows no later band
     /// reads are dropped, rows no band reads are skipped. The card equals a whole-picture
     /// resample.
-    static func makeCard(from rows: JPEGRowDecoder, spec: CardSpec, bandRows: Int = 64) throws(ImageError) -> Card {
+    static func makeCard(from rows: some RowSource, spec: CardSpec, bandRows: Int = 64) throws(ImageError) -> Card {
         let (card, place) = try start(width: rows.width, height: rows.height, orientation: rows.orientation, spec: spec)
         let map = place.cardToStored
         // Stored row of a card pixel: b·x + d·y + ty. Orientations turn by multiples of 90°, so it
@@ -60,7 +60,9 @@ enum CardScaler {
             }
             let rect = alongRows ? IntRect(x: covered.x, y: chunk.lowerBound, width: covered.width, height: chunk.count)
                                  : IntRect(x: chunk.lowerBound, y: covered.y, width: chunk.count, height: covered.height)
-            resample(band.pixman, Affine.translation(0, -Double(bandTop)).after(map), ratio: place.ratio, op: PIXMAN_OP_SRC,
+            // Bands cover disjoint card pixels, so OVER blends each pixel over the background once.
+            resample(band.pixman, Affine.translation(0, -Double(bandTop)).after(map), ratio: place.ratio,
+                     op: rows.hasAlpha ? PIXMAN_OP_OVER : PIXMAN_OP_SRC,
                      into: card, rect: rect)
         }
         try rows.finish()

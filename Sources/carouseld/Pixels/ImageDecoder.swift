@@ -37,7 +37,15 @@ enum ImageDecoder {
     }
 
     static func makeCard(path: String, spec: CardSpec) throws(ImageError) -> Card {
-        switch try decode(path: path, spec: spec) {
+        DecodeMemory.prepare()
+        var pixels = 0
+        // Runs once the decoder (and so every codec buffer) is gone: makeCard(from:) returned.
+        defer { DecodeMemory.release(afterPixels: pixels) }
+        return try makeCard(from: try decode(path: path, spec: spec, pixels: &pixels), spec: spec)
+    }
+
+    private static func makeCard(from decoded: consuming Decoded, spec: CardSpec) throws(ImageError) -> Card {
+        switch decoded {
         case .whole(let decoded): return try CardScaler.makeCard(from: decoded, spec: spec)
         case .rows(let rows): return try CardScaler.makeCard(from: rows, spec: spec)
         }
@@ -45,16 +53,23 @@ enum ImageDecoder {
 
     /// A picture ready for the card maker.
     enum Decoded {
-        /// Decoded whole (PNG, WebP, CMYK JPEG); the file's bytes are already released.
+        /// Decoded whole (WebP, at about the card's size); the file's bytes are already released.
         case whole(DecodedImage)
-        /// A JPEG whose rows are decoded while the card is made (it holds the file's bytes).
-        case rows(JPEGRowDecoder)
+        /// A JPEG or PNG whose rows are decoded while the card is made (it holds the file's bytes).
+        case rows(any RowSource)
     }
 
     /// Reads a file and decodes it for a card spec, as far as the card maker needs up front.
     static func decode(path: String, spec: CardSpec) throws(ImageError) -> Decoded {
+        var pixels = 0
+        return try decode(path: path, spec: spec, pixels: &pixels)
+    }
+
+    /// The same, also telling the caller the picture's full size in pixels once its header is read.
+    private static func decode(path: String, spec: CardSpec, pixels: inout Int) throws(ImageError) -> Decoded {
         let file = try ImageFile.Opened(path)
         let (header, read) = try checkedHeader(file, maxPixels: spec.maxImagePixels)
+        pixels = header.width * header.height
         // The header is checked; only now is the rest of the file (at most maxFileBytes) read.
         let bytes = read.count < probeBytes || read.count >= file.size ? read : try file.read()
         let upright = header.upright
@@ -65,8 +80,8 @@ enum ImageDecoder {
             case .jpeg:
                 if let rows = try JPEGRowDecoder.open(bytes, header: header, neededScale: needed) { return .rows(rows) }
                 return .whole(try JPEGDecoder.decode(raw, header: header, neededScale: needed))
-            case .png: return .whole(try PNGDecoder.decode(raw, background: spec.background))
-            case .webp: return .whole(try WebPDecoder.decode(raw, neededScale: needed))
+            case .png: return .rows(try PNGRowDecoder(bytes, orientation: header.orientation))
+            case .webp: return .whole(try WebPDecoder.decode(raw, header: header, spec: spec))
             }
         }
     }

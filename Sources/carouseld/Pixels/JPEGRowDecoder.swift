@@ -4,17 +4,20 @@ import CJPEGStream
 /// B,G,R,A rows (pixman's a8r8g8b8, alpha 0xFF). The same library and settings as
 /// libturbojpeg's whole-picture decode, so the rows are the same pixels; but only the rows the
 /// card maker needs at once are ever held, and rows outside a cover crop are never converted.
-final class JPEGRowDecoder {
+final class JPEGRowDecoder: RowSource {
     /// Size in stored orientation, after DCT scaling.
     let width: Int
     let height: Int
     let orientation: ExifOrientation
+    /// JPEG has no alpha.
+    let hasAlpha = false
     private let decoder: OpaquePointer
     /// The file's bytes, which libjpeg reads from until the decoder is closed.
     private let file: FileBytes
 
     /// Starts decoding at the smallest DCT scale giving `neededScale`; nil when libjpeg cannot
-    /// give this JPEG's colours as BGRA (CMYK): decode it whole with libturbojpeg.
+    /// give this JPEG's colours as BGRA: decode it whole with libturbojpeg. (CMYK and YCCK
+    /// are converted in the shim.)
     static func open(_ file: FileBytes, header: ImageHeader, neededScale: Double) throws(ImageError) -> JPEGRowDecoder? {
         let scale = JPEGScale.choose(width: header.width, height: header.height, needed: neededScale,
                                      available: JPEGDecoder.availableScales)

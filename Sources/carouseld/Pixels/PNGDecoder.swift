@@ -1,8 +1,9 @@
 import CImaging
 import CarouselEngine
 
-/// PNG through libpng's simplified API. Pictures with alpha are composited over the
-/// background colour by libpng itself while decoding (it removes the alpha channel).
+/// PNG headers (and whole-picture decodes for the tests' own files) through libpng's simplified
+/// API. Cards are made from PNGRowDecoder, a row at a time. Pictures with alpha are composited
+/// over the background colour by libpng itself in `decode` (it removes the alpha channel).
 enum PNGDecoder {
     static func header(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> ImageHeader {
         var image = png_image()
@@ -11,7 +12,8 @@ enum PNGDecoder {
         guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
             throw classify(message(of: &image))
         }
-        return ImageHeader(width: Int(image.width), height: Int(image.height))
+        return ImageHeader(width: Int(image.width), height: Int(image.height),
+                           orientation: EmbeddedExif.pngOrientation(bytes))
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer, background: RGB) throws(ImageError) -> DecodedImage {
@@ -38,7 +40,7 @@ enum PNGDecoder {
         withUnsafeBytes(of: &image.message) { string(fromCArray: $0) }
     }
 
-    private static func classify(_ message: String) -> ImageError {
+    static func classify(_ message: String) -> ImageError {
         let lower = message.lowercased()
         if lower.contains("not enough") || lower.contains("read error") || lower.contains("unexpected end")
             || lower.contains("truncated") || lower.contains("eof") || lower.contains("beyond end") {

@@ -160,7 +160,12 @@ final class DecodeTests: XCTestCase {
         guard case .whole(let cover) = try ImageDecoder.decode(path: wide, spec: CardSpec(width: 60, height: 60, fit: .cover)) else {
             return XCTFail("a WebP is decoded whole")
         }
-        XCTAssertEqual([cover.pixels.width, cover.pixels.height], [120, 60])
+        // Only the middle the card shows (plus a filter margin) is decoded, not all 120x60.
+        XCTAssertEqual(cover.pixels.height, 60)
+        XCTAssertTrue((60..<120).contains(cover.pixels.width), "decoded \(cover.pixels.width) wide")
+        let card = try ImageDecoder.makeCard(path: wide, spec: CardSpec(width: 60, height: 60, fit: .cover))
+        assertColour(card.pixel(x: 10, y: 30), a, tolerance: 10, "left of the middle")
+        assertColour(card.pixel(x: 50, y: 30), c, tolerance: 10, "right of the middle")
     }
 
     func testFormatIsDetectedByContentNotName() throws {

@@ -1,0 +1,169 @@
+// See include/CPNGStream.h for why this shim exists.
+#include "CPNGStream.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cps_decoder {
+    png_structp png;
+    png_infop info;
+    const unsigned char *data;
+    size_t size, offset;
+    int failed;
+    char message[256];
+    int width, height, alpha, row;
+    unsigned char *whole;   // interlaced only: every row, decoded at open
+    unsigned char *scratch; // one row, for rows that are skipped
+};
+
+static void record(cps_decoder *decoder, const char *message) {
+    if (!decoder->failed) {
+        decoder->failed = 1;
+        snprintf(decoder->message, sizeof decoder->message, "%s", message);
+    }
+}
+
+// Fatal: remember why and jump back into the cps_ function that called libpng.
+static void on_error(png_structp png, png_const_charp message) {
+    record((cps_decoder *)png_get_error_ptr(png), message);
+    png_longjmp(png, 1);
+}
+
+// Warnings (a bad ancillary chunk, an odd iCCP) lose no pixels; carouseld logs its own reasons.
+static void on_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
+
+static void read_data(png_structp png, png_bytep out, size_t count) {
+    cps_decoder *decoder = (cps_decoder *)png_get_io_ptr(png);
+    if (count > decoder->size - decoder->offset) png_error(png, "unexpected end of file (truncated)");
+    memcpy(out, decoder->data + decoder->offset, count);
+    decoder->offset += count;
+}
+
+// libpng gives straight alpha; pixman composites premultiplied.
+static void premultiply(unsigned char *row, int width) {
+    for (int x = 0; x < width; x++) {
+        unsigned char *p = row + (size_t)x * 4;
+        unsigned a = p[3];
+        if (a == 255) continue;
+        p[0] = (unsigned char)((p[0] * a + 127) / 255);
+        p[1] = (unsigned char)((p[1] * a + 127) / 255);
+        p[2] = (unsigned char)((p[2] * a + 127) / 255);
+    }
+}
+
+static void destroy(cps_decoder *decoder) {
+    png_destroy_read_struct(&decoder->png, &decoder->info, NULL);
+    free(decoder->whole);
+    free(decoder->scratch);
+    free(decoder);
+}
+
+cps_decoder *cps_open(const unsigned char *data, size_t size, char *error, size_t error_size) {
+    cps_decoder *decoder = calloc(1, sizeof *decoder);
+    if (!decoder) {
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    decoder->data = data;
+    decoder->size = size;
+    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder, on_error, on_warning);
+    decoder->info = decoder->png ? png_create_info_struct(decoder->png) : NULL;
+    if (!decoder->info) {
+        snprintf(error, error_size, "out of memory");
+        destroy(decoder);
+        return NULL;
+    }
+    png_bytep *volatile rows = NULL; // volatile: read after a longjmp
+    if (setjmp(png_jmpbuf(decoder->png))) {
+        snprintf(error, error_size, "%s", decoder->message);
+        free(rows);
+        destroy(decoder);
+        return NULL;
+    }
+    png_set_read_fn(decoder->png, decoder, read_data);
+    png_read_info(decoder->png, decoder->info);
+    int type = png_get_color_type(decoder->png, decoder->info);
+    decoder->alpha = (type & PNG_COLOR_MASK_ALPHA) || png_get_valid(decoder->png, decoder->info, PNG_INFO_tRNS);
+    png_set_expand(decoder->png);      // palette to RGB, grey below 8 bits to 8, tRNS to alpha
+    png_set_scale_16(decoder->png);    // 16 bits to 8, rounded
+    png_set_gray_to_rgb(decoder->png);
+    png_set_bgr(decoder->png);
+    if (!decoder->alpha) png_set_filler(decoder->png, 0xFF, PNG_FILLER_AFTER);
+    int interlaced = png_get_interlace_type(decoder->png, decoder->info) != PNG_INTERLACE_NONE;
+    if (interlaced) png_set_interlace_handling(decoder->png);
+    png_read_update_info(decoder->png, decoder->info);
+    decoder->width = (int)png_get_image_width(decoder->png, decoder->info);
+    decoder->height = (int)png_get_image_height(decoder->png, decoder->info);
+    size_t pitch = png_get_rowbytes(decoder->png, decoder->info);
+    if (pitch != (size_t)decoder->width * 4) png_error(decoder->png, "unexpected row size after transforms");
+    decoder->scratch = malloc(pitch);
+    if (!decoder->scratch) png_error(decoder->png, "out of memory");
+    if (interlaced) {
+        decoder->whole = malloc(pitch * (size_t)decoder->height);
+        rows = malloc(sizeof *rows * (size_t)decoder->height);
+        if (!decoder->whole || !rows) png_error(decoder->png, "out of memory for an interlaced picture");
+        for (int y = 0; y < decoder->height; y++) rows[y] = decoder->whole + pitch * (size_t)y;
+        png_read_image(decoder->png, rows);
+        free(rows);
+        rows = NULL;
+    }
+    return decoder;
+}
+
+int cps_width(const cps_decoder *decoder) { return decoder->width; }
+int cps_height(const cps_decoder *decoder) { return decoder->height; }
+int cps_has_alpha(const cps_decoder *decoder) { return decoder->alpha; }
+int cps_output_row(const cps_decoder *decoder) { return decoder->row; }
+
+// One row into `out` (NULL: into the scratch row, for skipping).
+static void next_row(cps_decoder *decoder, unsigned char *out) {
+    unsigned char *target = out ? out : decoder->scratch;
+    size_t pitch = (size_t)decoder->width * 4;
+    if (decoder->whole) {
+        if (out) memcpy(out, decoder->whole + pitch * (size_t)decoder->row, pitch);
+    } else {
+        png_read_row(decoder->png, target, NULL);
+    }
+    if (out && decoder->alpha) premultiply(out, decoder->width);
+    decoder->row += 1;
+}
+
+static int rows_left(cps_decoder *decoder, int rows) {
+    if (rows > decoder->height - decoder->row) {
+        record(decoder, "read past the last row");
+        return 0;
+    }
+    return 1;
+}
+
+int cps_read_rows(cps_decoder *decoder, unsigned char *destination, size_t pitch, int rows) {
+    if (decoder->failed || !rows_left(decoder, rows)) return -1;
+    if (setjmp(png_jmpbuf(decoder->png))) return -1;
+    for (int y = 0; y < rows; y++) next_row(decoder, destination + pitch * (size_t)y);
+    return 0;
+}
+
+int cps_skip_rows(cps_decoder *decoder, int rows) {
+    if (decoder->failed || !rows_left(decoder, rows)) return -1;
+    if (setjmp(png_jmpbuf(decoder->png))) return -1;
+    for (int y = 0; y < rows; y++) next_row(decoder, NULL);
+    return 0;
+}
+
+int cps_finish(cps_decoder *decoder) {
+    if (decoder->failed) return -1;
+    if (setjmp(png_jmpbuf(decoder->png))) return -1;
+    while (decoder->row < decoder->height) next_row(decoder, NULL);
+    png_read_end(decoder->png, NULL);
+    return 0;
+}
+
+const char *cps_error(const cps_decoder *decoder) { return decoder->message; }
+
+void cps_close(cps_decoder *decoder) {
+    if (decoder) destroy(decoder);
+}

@@ -1,0 +1,44 @@
+import CPNGStream
+
+/// A PNG decoded by libpng a row at a time (CPNGStream) into premultiplied B,G,R,A rows, for
+/// the band resampler: a non-interlaced PNG never has a full-size buffer. An interlaced one is
+/// decoded whole inside the shim first (within max_image_pixels, checked on its header).
+final class PNGRowDecoder: RowSource {
+    let width: Int
+    let height: Int
+    let orientation: ExifOrientation
+    let hasAlpha: Bool
+    private let decoder: OpaquePointer
+    /// The file's bytes, which libpng reads from until the decoder is closed.
+    private let file: FileBytes
+
+    init(_ file: FileBytes, orientation: ExifOrientation) throws(ImageError) {
+        var message = [CChar](repeating: 0, count: 256)
+        let decoder = file.withUnsafeBytes { raw in
+            raw.baseAddress.flatMap { cps_open($0.assumingMemoryBound(to: UInt8.self), raw.count, &message, message.count) }
+        }
+        guard let decoder else { throw PNGDecoder.classify(message.withUnsafeBytes { string(fromCArray: $0) }) }
+        self.decoder = decoder; self.file = file; self.orientation = orientation
+        width = Int(cps_width(decoder)); height = Int(cps_height(decoder)); hasAlpha = cps_has_alpha(decoder) != 0
+    }
+
+    deinit { cps_close(decoder) }
+
+    var nextRow: Int { Int(cps_output_row(decoder)) }
+
+    func read(rows: Int, into destination: UnsafeMutableRawPointer, pitch: Int) throws(ImageError) {
+        guard rows > 0 else { return }
+        try check(cps_read_rows(decoder, destination.assumingMemoryBound(to: UInt8.self), pitch, Int32(rows)))
+    }
+
+    func skip(rows: Int) throws(ImageError) {
+        guard rows > 0 else { return }
+        try check(cps_skip_rows(decoder, Int32(rows)))
+    }
+
+    func finish() throws(ImageError) { try check(cps_finish(decoder)) }
+
+    private func check(_ result: Int32) throws(ImageError) {
+        if result != 0 { throw PNGDecoder.classify(String(cString: cps_error(decoder))) }
+    }
+}
