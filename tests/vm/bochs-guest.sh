@@ -20,5 +20,6 @@ run display tests/vm/display-guest.sh "$bin" "$out"
 run touch env CAROUSELD="$bin" CAROUSELD_DEBUG=1 tests/vm/touch-input.sh "$out"
 mkdir -p "$out/config-reload"
 run config-reload env CAROUSELD_VM_GUEST=1 tests/vm/config-reload.sh "$bin" "$out/config-reload"
+run operations tests/vm/operations-guest.sh "$bin" "$out"
 # Last: it steps the guest clock.
 run sync tests/vm/sync-guest.sh "$bin" "$out"

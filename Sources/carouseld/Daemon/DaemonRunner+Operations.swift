@@ -13,6 +13,15 @@ extension DaemonRunner {
         }
         self.power = power
         updatePause()
+        if !power.isOn {
+            // Started during the screen's off hours: nothing will be drawn, yet the daemon is up,
+            // and a touch must be able to wake the screen.
+            loop.post { [unowned self] in
+                Log.info("started with the screen off (\(power.state.reason)); a touch wakes it")
+                notifier.ready()
+                if wayland == nil { openInput() }
+            }
+        }
         let dayparts = try DaypartController(loaded: live.current, loop: loop)
         dayparts.onSwitch = { [unowned self] _, items in
             let now = MonotonicClock.now()

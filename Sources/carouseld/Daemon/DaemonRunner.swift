@@ -44,14 +44,14 @@ final class DaemonRunner {
     let options: DaemonOptions
     let loop: EventLoop
     private let signals: SignalSource
-    private let notifier = Notifier()
+    let notifier = Notifier()
     let live: LiveConfig
     /// Which screens show which carousel; fixed until restart (like output and mode).
     private let plan: ScreenPlan
     /// One per screen of the plan.
     let displays: [DisplayOutput]
     /// The display when it is a Wayland compositor's window (input then comes from its seat).
-    private let wayland: WaylandOutput?
+    let wayland: WaylandOutput?
     private(set) var groups: [ScreenGroup] = []
     private var watchdog: Watchdog
     private var input: InputSource?
@@ -66,6 +66,9 @@ final class DaemonRunner {
     var dayparts: DaypartController?
     var control: ControlServer?
     var stateFile: StateFile?
+    /// The fingers of the touch that woke the screen, still down.
+    var swallowedSlots = Set<Int>()
+    var swallowingWake = false
     /// `ctl pause` holds every carousel's auto-advance.
     var ctlPaused = false
     /// 1 at start, one more per reload that changed something.
@@ -246,9 +249,21 @@ final class DaemonRunner {
     /// else); a synced carousel leaves the clock for `sync_resume` seconds.
     private func apply(_ action: InputAction, toGroup group: Int) {
         guard groups.indices.contains(group) else { return }
-        if let power, power.touched() { return }
+        // The touch that wakes a sleeping screen, down to its lift, does nothing else.
+        if let power, power.touched() { swallowedSlots = []; swallow(action); return }
+        if swallowingWake { swallow(action); return }
         if syncs.indices.contains(group) { syncs[group]?.touched(now: MonotonicClock.now()) }
         groups[group].daemon.updateEngine { $0.apply(action) }
+    }
+
+    /// Follows the fingers of a waking touch until they have all lifted.
+    private func swallow(_ action: InputAction) {
+        guard case .touch(let frame) = action else { return }
+        for sample in frame.samples {
+            if sample.phase == .up || sample.phase == .cancel { swallowedSlots.remove(sample.slot) }
+            else { swallowedSlots.insert(sample.slot) }
+        }
+        swallowingWake = !swallowedSlots.isEmpty
     }
 
     /// systemd's status line: what each carousel shows (and an invalid config on disk).
@@ -306,7 +321,9 @@ final class DaemonRunner {
     /// Input devices are opened once the first frame is on screen, and on a thread of their
     /// own: libinput opens every device of the seat (seconds on a slow box), and the carousel
     /// keeps moving meanwhile. The context is handed to the loop, which alone uses it after.
-    private func openInput() {
+    func openInput() {
+        // Once: a screen that started dark opens them before its first frame.
+        guard input == nil, inputOpening == nil else { return }
         let settings = live.current.shell
         let (targets, routing) = touchTargets()
         do {

@@ -117,7 +117,11 @@ final class DrmOutput: DisplayOutput {
             return
         }
         waitForPendingFlip()
-        if screen.lit && !screen.committer.switchOff(screen.target) {
+        if !screen.lit && saved?.crtcID != screen.target.crtcID {
+            // Dark from the start: the console's CRTC goes dark too, and comes back on exit.
+            saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)
+        }
+        if !screen.committer.switchOff(screen.target) {
             Log.warning("\(screen.target.connectorName): the driver refused to switch the screen off: "
                         + "\(SystemError(call: "DPMS off", errno: Glibc.errno))")
         } else {

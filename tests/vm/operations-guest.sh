@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Guest side of the operations checks (issue 15), in the bochs-drm boot of scripts/vm-tests:
+# the control socket (ctl next pages, ctl status matches the screendump, state.json), a flood
+# of malformed requests and 100 clients at once (the daemon keeps drawing, its RSS flat), and
+# the screen's power (ctl screen off/on, a scheduled off at start, a touch waking it), read
+# back from the kernel's atomic state in debugfs. Prints one PASS/FAIL line per check.
+# usage (in the guest): tests/vm/operations-guest.sh BINARY OUT
+set -u
+bin=$1 out=$2/operations
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$out"; rm -f "$out"/*
+conf=/tmp/ops-conf; mkdir -p $conf
+control=/tmp/ops/control; mkdir -p /tmp/ops    # sockets cannot live on the 9p share
+TOUCH="carousel test touchscreen"
+
+check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
+waitfor() {  # waitfor PATTERN FILE SECONDS
+  local end=$((SECONDS + $3))
+  until grep -qE "$1" "$2" 2>/dev/null; do
+    [ $SECONDS -lt $end ] || { echo "  (timed out waiting for '$1' in $2)"; return 1; }
+    sleep 0.1
+  done
+}
+slide() { vm-screendump "$out/screen.ppm" && /usr/bin/python3 "$repo/tests/vm/touch_screen_colour.py" "$out/screen.ppm"; }
+ctl() { "$bin" ctl --socket $control "$@"; }
+rss() { awk '/^VmRSS/ { print $2 }' /proc/"$pid"/status; }
+# crtc_active: the "active=" of the CRTC driving Virtual-1, from the kernel's atomic state
+crtc_active() { awk '/^crtc\[/ { c = 1 } c && /active=/ { sub(/.*active=/, ""); print; exit }' /sys/kernel/debug/dri/0/state; }
+start() {  # start NAME: the daemon on $conf with the control socket
+  rm -f $control
+  CAROUSELD_DEBUG=1 "$bin" run --config $conf --control $control > "$out/$1.log" 2>&1 &
+  pid=$!
+  waitfor "control socket" "$out/$1.log" 60
+}
+stop() { kill -TERM "$pid" 2>/dev/null; wait "$pid"; }
+# becomes NAME EXPECTED SECONDS: the screen shows EXPECTED
+becomes() {
+  local end=$((SECONDS + $3)) got
+  while :; do got=$(slide); [ "$got" = "$2" ] && { echo "PASS $1 ($got)"; return 0; }
+    [ $SECONDS -lt $end ] || { echo "FAIL $1 (screen shows $got, expected $2)"; return 1; }; sleep 0.3; done
+}
+swipe() {  # swipe LOG: a fast left swipe on a uinput touchscreen (libinput replay)
+  local fifo=/tmp/ops-replay
+  rm -f $fifo; mkfifo $fifo
+  libinput replay "$out/touch/swipe-left.yml" < $fifo > "$out/replay.txt" 2>&1 & local replay=$!
+  exec 9> $fifo
+  waitfor "\"$TOUCH \(event[0-9]+\)\" added \(touch\)" "$1" 30; sleep 1
+  echo >&9; sleep 2; exec 9>&-
+  for _ in $(seq 1 50); do kill -0 $replay 2>/dev/null || break; sleep 0.1; done
+  kill -9 $replay 2>/dev/null; wait $replay 2>/dev/null
+}
+
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
+mkdir -p "$out/touch"; /usr/bin/python3 "$repo/tests/vm/touch_recordings.py" "$out/touch"
+printf 'interval = 3600\nmedia = "%s"\n' "$repo/config/example/images" > $conf/carouseld.conf
+
+echo "## control socket"
+start ctl
+waitfor "first frame on screen" "$out/ctl.log" 60
+check "ctl status says what the screen shows" sh -c "[ \"\$($bin ctl --socket $control status | head -1)\" = 'showing 1/5 slide1.png' ] && [ \"\$(vm-screendump $out/s.ppm && /usr/bin/python3 $repo/tests/vm/touch_screen_colour.py $out/s.ppm)\" = slide1 ]"
+check "ctl next answers with the picture it pages to" sh -c "[ \"\$($bin ctl --socket $control next)\" = 'showing 2/5 slide2.png' ]"
+becomes "ctl next pages the screen" slide2 10
+ctl status > "$out/status.txt"; head -1 "$out/status.txt"
+check "ctl status matches the screendump after paging" grep -qx "showing 2/5 slide2.png" "$out/status.txt"
+check "state.json says the same" grep -q '"index":2,' /tmp/ops/state.json
+ctl goto slide4.png > /dev/null
+becomes "ctl goto NAME" slide4 10
+check "ctl --json gives the daemon's JSON line" sh -c "$bin ctl --socket $control --json status | /usr/bin/python3 -c 'import json,sys; s=json.load(sys.stdin)[\"status\"]; sys.exit(s[\"index\"] != 4)'"
+
+echo "## 1000 malformed requests and 100 clients at once"
+before=$(rss)
+/usr/bin/python3 "$repo/tests/vm/flood_control.py" $control > "$out/flood.txt" 2>&1; rc=$?
+sed 's/^/  /' "$out/flood.txt"
+check "every malformed request got an error, the connection stayed usable, 16 clients were served at once" [ $rc = 0 ]
+/usr/bin/python3 "$repo/tests/vm/flood_control.py" $control > /dev/null 2>&1
+after=$(rss)
+echo "  RSS before ${before} kB, after two floods ${after} kB"
+check "RSS flat across the floods (within 2 MB)" [ $((after - before)) -lt 2048 ]
+ctl next > /dev/null
+becomes "still drawing after the floods" slide5 10
+
+echo "## screen power"
+check "the CRTC is active while the screen is on" [ "$(crtc_active)" = 1 ]
+ctl screen off
+sleep 1
+check "ctl screen off: the CRTC is inactive (no signal)" [ "$(crtc_active)" = 0 ]
+check "ctl status says off (ctl)" sh -c "$bin ctl --socket $control status | grep -qx 'screen: off (ctl)'"
+ctl screen on
+becomes "ctl screen on: the last picture again" slide5 10
+check "the CRTC is active again" [ "$(crtc_active)" = 1 ]
+stop
+
+# A schedule whose window starts an hour from now: the daemon starts with the screen dark.
+from=$(date -d '+1 hour' +%H:%M) to=$(date -d '+2 hours' +%H:%M)
+printf 'interval = 3600\nmedia = "%s"\nwake_minutes = 1\n[[screen]]\non = "%s"\noff = "%s"\n' \
+  "$repo/config/example/images" "$from" "$to" > $conf/carouseld.conf
+start dark
+waitfor "started with the screen off" "$out/dark.log" 30
+sleep 1
+check "a scheduled off at start: the CRTC is inactive" [ "$(crtc_active)" = 0 ]
+swipe "$out/dark.log"
+waitfor "screen on \(touch\)" "$out/dark.log" 20
+check "a touch wakes the screen" sh -c "[ \"\$(awk '/^crtc\[/ { c = 1 } c && /active=/ { sub(/.*active=/, \"\"); print; exit }' /sys/kernel/debug/dri/0/state)\" = 1 ]"
+becomes "the waking touch does nothing else" slide1 10
+stop
