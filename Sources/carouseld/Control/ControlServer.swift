@@ -47,6 +47,10 @@ final class ControlServer {
             let peer = UnixSocket.peer(fd)
             guard clients.count < Self.maxClients else {
                 _ = send(ControlReply.failure("busy: \(Self.maxClients) clients are connected; try again").line(), to: fd)
+                // Closing with unread requests would reset the connection, and the client would
+                // lose the answer: read what it already sent first.
+                var sink = [UInt8](repeating: 0, count: 4096)
+                while sink.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
                 Log.debug("control: refused uid \(peer.map { "\($0.uid)" } ?? "?"): \(Self.maxClients) clients connected")
                 continue   // closed as `socket` goes
             }
