@@ -75,3 +75,59 @@ final class WallClockSyncTests: XCTestCase {
         XCTAssertEqual(renderer.engine.selectedIndex, 1)
     }
 }
+
+/// The daemon's sync driver on a real event loop, with a wall clock the test sets.
+final class WallClockDriverTests: XCTestCase {
+    private var wall = 1000.0   // item 0 of 5 × 5 s from epoch 0
+
+    private func makeGroup(loop: EventLoop) throws -> ScreenGroup {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../config/example/images").standardized.path
+        var config = CarouselConfig()
+        config.interval = 5
+        let items = (1...5).map { PlaylistItem(path: "\(dir)/slide\($0).png") }
+        return try ScreenGroup(plan: ScreenPlan.Group(name: "", screens: [0], config: config), layout: .mirror,
+                               outputs: [FakeOutput()], rotations: [0], config: config, shell: ShellSettings(),
+                               items: items, loop: loop, now: MonotonicClock.now())
+    }
+
+    private func shell(resume: Double) -> ShellSettings {
+        var shell = ShellSettings()
+        shell.sync = .wallclock
+        shell.epoch = 0
+        shell.syncResume = resume
+        return shell
+    }
+
+    func testATouchLeavesTheClockAndNoTouchForSyncResumeAnimatesBack() throws {
+        let loop = try EventLoop()
+        let group = try makeGroup(loop: loop)
+        let sync = try WallClockSync(group: group, shell: shell(resume: 0.3), loop: loop) { [unowned self] in wall }
+        XCTAssertEqual(group.daemon.engine.selectedIndex, 0)
+        XCTAssertTrue(group.daemon.engine.isPaused, "the clock pages, not the engine's countdown")
+        sync.touched(now: MonotonicClock.now())
+        group.daemon.updateEngine { $0.page(by: 1, now: MonotonicClock.now()) }   // the finger's page
+        wall = 1012   // the clock moved on to item 2 meanwhile
+        XCTAssertTrue(sync.state(now: MonotonicClock.now()).hasPrefix("touched (resync in "))
+        XCTAssertEqual(group.daemon.engine.selectedIndex, 1, "touched: the clock does not take over")
+        let start = MonotonicClock.now()
+        while sync.touchedAt != nil && MonotonicClock.now() - start < 3 { try loop.runOnce(timeoutMilliseconds: 50) }
+        XCTAssertNil(sync.touchedAt, "back in sync after sync_resume")
+        XCTAssertEqual(group.daemon.engine.selectedIndex, 2)
+        XCTAssertTrue(group.daemon.engine.isMoving, "it animates back to the clock's picture")
+    }
+
+    func testASteppedClockCutsToItsPictureWhenFarAndAnimatesWhenOneAway() throws {
+        let loop = try EventLoop()
+        let group = try makeGroup(loop: loop)
+        let sync = try WallClockSync(group: group, shell: shell(resume: 30), loop: loop) { [unowned self] in wall }
+        wall = 1017   // three pictures on
+        sync.clockStepped()
+        XCTAssertEqual(group.daemon.engine.selectedIndex, 3)
+        XCTAssertFalse(group.daemon.engine.isMoving, "a cut")
+        wall = 1012   // back one picture
+        sync.clockStepped()
+        XCTAssertEqual(group.daemon.engine.selectedIndex, 2)
+        XCTAssertTrue(group.daemon.engine.isMoving, "one away: animated")
+    }
+}

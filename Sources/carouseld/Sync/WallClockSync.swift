@@ -17,9 +17,12 @@ final class WallClockSync {
     private var lead = 0.0
     /// Monotonic time of the last touch while out of sync; nil while synced.
     private(set) var touchedAt: Double?
+    /// The wall clock, seconds since 1970 (a test's own clock in tests).
+    private let wallClock: () -> Double
 
-    init(group: ScreenGroup, shell: ShellSettings, loop: EventLoop) throws {
+    init(group: ScreenGroup, shell: ShellSettings, loop: EventLoop, wallClock: @escaping () -> Double = RealtimeTimer.now) throws {
         self.group = group
+        self.wallClock = wallClock
         timer = try RealtimeTimer()
         resumeAfter = shell.syncResume
         try loop.add(fd: timer.fd, name: "wall clock") { [unowned self] in fired() }
@@ -61,13 +64,18 @@ final class WallClockSync {
     private func fired() {
         switch timer.acknowledge() {
         case .clockStepped:
-            Log.notice("\(group.prefix)the wall clock was set: re-aligning to \(RFC3339.string(RealtimeTimer.now()))")
-            align(animateFarther: false)
+            clockStepped()
         case .due:
             align(animateFarther: false)
         case .none:
             return
         }
+    }
+
+    /// The wall clock was set: back on its picture at once (a cut if more than one away).
+    func clockStepped() {
+        Log.notice("\(group.prefix)the wall clock was set: re-aligning to \(RFC3339.string(wallClock()))")
+        align(animateFarther: false)
     }
 
     private func resume(now: Double) {
@@ -82,7 +90,7 @@ final class WallClockSync {
     private func align(animateFarther: Bool) {
         guard let schedule else { return }
         // A millisecond on: the timer fires at the change, and rounding must not land before it.
-        let wall = RealtimeTimer.now() + 0.001
+        let wall = wallClock() + 0.001
         if touchedAt == nil {
             let target = schedule.target(at: wall, lead: lead)
             group.daemon.updateEngine { $0.follow(item: target, now: MonotonicClock.now(), animateFarther: animateFarther) }
