@@ -7,17 +7,11 @@ extension ConfigLoader {
         var playlists: [String: [PlaylistItem]] = [:]
         var problems: [ConfigProblem] = [], warnings: [ConfigProblem] = []
         for daypart in shell.dayparts where playlists[daypart.file] == nil {
-            let path = MediaDirectory.absolute(daypart.file, relativeTo: directory)
-            func problem(_ message: String) {
-                problems.append(ConfigProblem(file: confPath, line: daypart.line, key: "playlist.file", message: "\(path): \(message)"))
-            }
-            do {
-                let read = try PlaylistFile.read(path, media: media)
-                warnings += read.warnings
-                if let why = read.problem { problem(why) } else { playlists[daypart.file] = read.items }
-            } catch {
-                problem(FileReading.message(error))
-            }
+            let read = tablePlaylist(daypart.file, directory: directory, media: media, confPath: confPath,
+                                     line: daypart.line, key: "playlist.file")
+            playlists[daypart.file] = read.items
+            problems += read.problems
+            warnings += read.warnings
         }
         return (playlists, problems, warnings)
     }

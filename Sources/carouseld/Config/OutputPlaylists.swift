@@ -11,19 +11,30 @@ extension ConfigLoader {
         // `outputs` holds the tables in file order, as the shim numbers them.
         for (index, table) in shell.outputs.enumerated() {
             guard let name = table.playlist, !name.isEmpty else { continue }
-            let path = MediaDirectory.absolute(name, relativeTo: directory)
             let line = lines?.line(of: "playlist", table: OutputTableParser.tableName, index: index) ?? table.line
-            func problem(_ message: String) {
-                problems.append(ConfigProblem(file: confPath, line: line, key: "output.playlist", message: "\(path): \(message)"))
-            }
-            do {
-                let read = try PlaylistFile.read(path, media: media)
-                warnings += read.warnings
-                if let why = read.problem { problem(why) } else { playlists[table.name] = read.items }
-            } catch {
-                problem(FileReading.message(error))
-            }
+            let read = tablePlaylist(name, directory: directory, media: media, confPath: confPath, line: line,
+                                     key: "output.playlist")
+            playlists[table.name] = read.items
+            problems += read.problems
+            warnings += read.warnings
         }
         return (playlists, problems, warnings)
+    }
+
+    /// A playlist named in a table of carouseld.conf, read like playlist.m3u: its items, or a
+    /// problem (missing, unreadable, empty) on the line of the key that names it.
+    static func tablePlaylist(_ name: String, directory: String, media: MediaDirectory, confPath: String, line: Int?,
+                              key: String) -> (items: [PlaylistItem]?, problems: [ConfigProblem], warnings: [ConfigProblem]) {
+        let path = MediaDirectory.absolute(name, relativeTo: directory)
+        func problem(_ message: String) -> ConfigProblem {
+            ConfigProblem(file: confPath, line: line, key: key, message: "\(path): \(message)")
+        }
+        do {
+            let read = try PlaylistFile.read(path, media: media)
+            if let why = read.problem { return (nil, [problem(why)], read.warnings) }
+            return (read.items, [], read.warnings)
+        } catch {
+            return (nil, [problem(FileReading.message(error))], [])
+        }
     }
 }
