@@ -77,18 +77,18 @@ enum ImageDecoder {
         // JPEG and PNG read it themselves from the descriptor, a chunk at a time, so the header
         // bytes are let go here; WebP (libwebp decodes from one buffer) is read whole.
         let format = try read.withUnsafeBytes { (raw) throws(ImageError) in try decodableFormat(raw, path: path) }
-        switch format {
-        case .jpeg:
-            if let rows = try JPEGRowDecoder.open(file, header: header, neededScale: needed) { return .rows(rows) }
-            return .whole(try wholeFile(file, read).withUnsafeBytes { (raw) throws(ImageError) in
-                try JPEGDecoder.decode(raw, header: header, neededScale: needed)
-            })
-        case .png: return .rows(try PNGRowDecoder(file, orientation: header.orientation))
-        case .webp:
+        if format == .webp {
             return .whole(try wholeFile(file, read).withUnsafeBytes { (raw) throws(ImageError) in
                 try WebPDecoder.decode(raw, header: header, spec: spec)
             })
         }
+        // Not held while a progressive JPEG's scans are read in (the decode's peak).
+        _ = consume read
+        if format == .png { return .rows(try PNGRowDecoder(file, orientation: header.orientation)) }
+        if let rows = try JPEGRowDecoder.open(file, header: header, neededScale: needed) { return .rows(rows) }
+        return .whole(try file.read().withUnsafeBytes { (raw) throws(ImageError) in
+            try JPEGDecoder.decode(raw, header: header, neededScale: needed)
+        })
     }
 
     /// The whole file: what the header check read, when that was all of it.

@@ -80,14 +80,19 @@ struct PhotoBench {
                    peakTargetBytes: Self.peakTarget(facts, card: spec))
     }
 
-    /// Child mode: one decode in this (fresh) process; the peak RSS it added.
-    static func decodePeakAdded(path: String, spec: CardSpec) -> Int? {
-        let reset = PeakMemory.reset()
-        guard let before = reset ? PeakMemory.resident() : PeakMemory.current() else { return nil }
-        let card = try? ImageDecoder.makeCard(path: path, spec: spec)
-        guard let peak = PeakMemory.current() else { return nil }
-        withExtendedLifetime(card) {}
-        return max(0, peak - before)
+    /// Child mode: the peak RSS one decode added in this (fresh) process, the first time (code
+    /// and libraries paged in included) and again (what each decode in a running daemon adds).
+    static func decodePeakAdded(path: String, spec: CardSpec) -> (first: Int, again: Int)? {
+        func once() -> Int? {
+            let reset = PeakMemory.reset()
+            guard let before = reset ? PeakMemory.resident() : PeakMemory.current() else { return nil }
+            let card = try? ImageDecoder.makeCard(path: path, spec: spec)
+            guard let peak = PeakMemory.current() else { return nil }
+            withExtendedLifetime(card) {}
+            return max(0, peak - before)
+        }
+        guard let first = once(), let again = once() else { return nil }
+        return (first, again)
     }
 
     private func peakAdded(_ path: String) throws -> Int? {
