@@ -1,11 +1,11 @@
-import FoundationEssentials
+import Glibc
 
 /// Where a process's resident memory is, from /proc/self/smaps: each mapping's Rss added to a
 /// group (this program, the Swift runtime and Foundation, the other libraries, malloc's heap,
 /// anonymous mappings such as frames and cards, the stacks). For the bench's floor figure.
 enum ResidentMap {
     /// Resident bytes per group, largest first.
-    static func groups(smaps: String? = try? String(contentsOfFile: "/proc/self/smaps", encoding: .utf8)) -> [(String, Int)] {
+    static func groups(smaps: String? = procFile("/proc/self/smaps")) -> [(String, Int)] {
         guard let smaps else { return [] }
         var totals: [String: Int] = [:]
         var group = "anonymous"
@@ -20,6 +20,22 @@ enum ResidentMap {
             }
         }
         return totals.sorted { $0.value > $1.value }.map { ($0.key, $0.value) }
+    }
+
+    /// A /proc file read to its end (its size is reported as 0, so a read by size stops early).
+    static func procFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            bytes += chunk[..<got]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func group(path: String) -> String {
