@@ -5,12 +5,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 #include <jpeglib.h>
 #include <jerror.h>
+
+/// libjpeg's input from a file descriptor by pread, a chunk at a time: the file is never copied
+/// whole into memory, and a file that shrinks while it is read ends early (a truncated JPEG)
+/// instead of faulting as a mapping would. Reads stop at `limit`, the size checked at open.
+struct fd_source {
+    struct jpeg_source_mgr manager;
+    int fd;
+    off_t offset, limit;
+    JOCTET buffer[64 * 1024];
+};
 
 struct cjs_decoder {
     struct jpeg_decompress_struct info;
     struct jpeg_error_mgr errors;
+    struct fd_source source;
     jmp_buf jump;
     int failed;
     /// CMYK or YCCK: libjpeg gives C,M,Y,K rows (4 bytes a pixel, like BGRA), turned to BGRA here.
@@ -38,7 +51,64 @@ static void emit_message(j_common_ptr info, int level) {
     if (level < 0 && info->err->msg_code != JWRN_EXTRANEOUS_DATA) record(info);
 }
 
-cjs_decoder *cjs_open(const unsigned char *data, size_t size, int scale_num, int scale_denom,
+static void source_init(j_decompress_ptr info) { (void)info; }
+
+// Refills the buffer; at the end of the file (or its limit) inserts an EOI after a warning, as
+// libjpeg's own sources do, so a cut-off file is reported as "Premature end of JPEG file".
+static boolean source_fill(j_decompress_ptr info) {
+    struct fd_source *source = (struct fd_source *)info->src;
+    off_t left = source->limit - source->offset;
+    size_t want = left < (off_t)sizeof source->buffer ? (size_t)(left > 0 ? left : 0) : sizeof source->buffer;
+    ssize_t got = 0;
+    while (want > 0 && (got = pread(source->fd, source->buffer, want, source->offset)) < 0 && errno == EINTR) {}
+    if (got < 0) {
+        cjs_decoder *decoder = (cjs_decoder *)info->client_data;
+        snprintf(decoder->message, sizeof decoder->message, "read error: %s", strerror(errno));
+        decoder->failed = 1;
+        longjmp(decoder->jump, 1);
+    }
+    if (got == 0) {
+        WARNMS(info, JWRN_JPEG_EOF);
+        source->buffer[0] = 0xFF;
+        source->buffer[1] = JPEG_EOI;
+        got = 2;
+    } else {
+        source->offset += got;
+    }
+    source->manager.next_input_byte = source->buffer;
+    source->manager.bytes_in_buffer = (size_t)got;
+    return TRUE;
+}
+
+static void source_skip(j_decompress_ptr info, long count) {
+    struct jpeg_source_mgr *manager = info->src;
+    if (count <= 0) return;
+    while (count > (long)manager->bytes_in_buffer) {
+        count -= (long)manager->bytes_in_buffer;
+        (void)source_fill(info);
+    }
+    manager->next_input_byte += count;
+    manager->bytes_in_buffer -= (size_t)count;
+}
+
+static void source_term(j_decompress_ptr info) { (void)info; }
+
+static void use_fd_source(cjs_decoder *decoder, int fd, size_t limit) {
+    struct fd_source *source = &decoder->source;
+    source->fd = fd;
+    source->offset = 0;
+    source->limit = (off_t)limit;
+    source->manager.init_source = source_init;
+    source->manager.fill_input_buffer = source_fill;
+    source->manager.skip_input_data = source_skip;
+    source->manager.resync_to_restart = jpeg_resync_to_restart;
+    source->manager.term_source = source_term;
+    source->manager.bytes_in_buffer = 0;
+    source->manager.next_input_byte = NULL;
+    decoder->info.src = &source->manager;
+}
+
+cjs_decoder *cjs_open(int fd, size_t size, int scale_num, int scale_denom,
                       char *error, size_t error_size, int *unsupported) {
     *unsupported = 0;
     cjs_decoder *decoder = calloc(1, sizeof *decoder);
@@ -57,7 +127,7 @@ cjs_decoder *cjs_open(const unsigned char *data, size_t size, int scale_num, int
         return NULL;
     }
     jpeg_create_decompress(&decoder->info);
-    jpeg_mem_src(&decoder->info, data, (unsigned long)size);
+    use_fd_source(decoder, fd, size);
     jpeg_read_header(&decoder->info, TRUE);
     // libjpeg converts YCCK to CMYK itself, but neither to RGB: cmyk_to_bgra does that.
     decoder->cmyk = decoder->info.jpeg_color_space == JCS_CMYK || decoder->info.jpeg_color_space == JCS_YCCK;

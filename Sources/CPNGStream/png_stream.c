@@ -7,12 +7,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 struct cps_decoder {
     png_structp png;
     png_infop info;
-    const unsigned char *data;
-    size_t size, offset;
+    // The file, read by pread through `buffer` (never copied whole into memory; a file that
+    // shrinks while it is read ends early, a truncated PNG, instead of faulting as a mapping
+    // would). Reads stop at `limit`, the size checked at open.
+    int fd;
+    off_t offset, limit;
+    size_t buffered, used;
+    unsigned char buffer[64 * 1024];
     int failed;
     char message[256];
     int width, height, alpha, row;
@@ -36,11 +43,28 @@ static void on_error(png_structp png, png_const_charp message) {
 // Warnings (a bad ancillary chunk, an odd iCCP) lose no pixels; carouseld logs its own reasons.
 static void on_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
 
+// libpng asks for a few bytes at a time (chunk headers, CRCs, pieces of IDAT): served from the
+// buffer, refilled a chunk at a time.
 static void read_data(png_structp png, png_bytep out, size_t count) {
     cps_decoder *decoder = (cps_decoder *)png_get_io_ptr(png);
-    if (count > decoder->size - decoder->offset) png_error(png, "unexpected end of file (truncated)");
-    memcpy(out, decoder->data + decoder->offset, count);
-    decoder->offset += count;
+    while (count > 0) {
+        if (decoder->used == decoder->buffered) {
+            off_t left = decoder->limit - decoder->offset;
+            size_t want = left < (off_t)sizeof decoder->buffer ? (size_t)(left > 0 ? left : 0) : sizeof decoder->buffer;
+            ssize_t got = 0;
+            while (want > 0 && (got = pread(decoder->fd, decoder->buffer, want, decoder->offset)) < 0 && errno == EINTR) {}
+            if (got < 0) png_error(png, "read error");
+            if (got == 0) png_error(png, "unexpected end of file (truncated)");
+            decoder->offset += got;
+            decoder->buffered = (size_t)got;
+            decoder->used = 0;
+        }
+        size_t take = decoder->buffered - decoder->used < count ? decoder->buffered - decoder->used : count;
+        memcpy(out, decoder->buffer + decoder->used, take);
+        decoder->used += take;
+        out += take;
+        count -= take;
+    }
 }
 
 // libpng gives straight alpha; pixman composites premultiplied.
@@ -62,14 +86,14 @@ static void destroy(cps_decoder *decoder) {
     free(decoder);
 }
 
-cps_decoder *cps_open(const unsigned char *data, size_t size, char *error, size_t error_size) {
+cps_decoder *cps_open(int fd, size_t size, char *error, size_t error_size) {
     cps_decoder *decoder = calloc(1, sizeof *decoder);
     if (!decoder) {
         snprintf(error, error_size, "out of memory");
         return NULL;
     }
-    decoder->data = data;
-    decoder->size = size;
+    decoder->fd = fd;
+    decoder->limit = (off_t)size;
     decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder, on_error, on_warning);
     decoder->info = decoder->png ? png_create_info_struct(decoder->png) : NULL;
     if (!decoder->info) {

@@ -3,19 +3,21 @@
 // function below wraps one libjpeg step in its own setjmp, so a corrupt or truncated file
 // becomes an error message, never a crash. carouseld uses it to decode a JPEG a band of rows
 // at a time (libturbojpeg 2.1 only decodes whole pictures), so a full-size decode buffer is
-// never held: a 4000x3000 photo at half size would be 12 MB.
+// never held: a 4000x3000 photo at half size would be 12 MB; and to read the file through a
+// 64 KB buffer by pread rather than from a copy of the whole file in memory.
 #ifndef CJPEGSTREAM_H
 #define CJPEGSTREAM_H
 #include <stddef.h>
 
 typedef struct cjs_decoder cjs_decoder;
 
-/// Starts decoding the JPEG in `data` (which must outlive the decoder) at scale
+/// Starts decoding the JPEG read from `fd` (by pread, from offset 0, at most `size` bytes; the
+/// descriptor must stay open until cjs_close) at scale
 /// `scale_num`/`scale_denom` into 32-bit B,G,R,A rows (alpha 0xFF). Returns NULL on failure
 /// with the reason in `error`. CMYK and YCCK files come out as BGRA too (converted in the shim,
 /// inverted Adobe inks understood). `*unsupported` is set to 0 and kept for callers that fall
 /// back to a whole-picture decode; no colour space sets it today.
-cjs_decoder *cjs_open(const unsigned char *data, size_t size, int scale_num, int scale_denom,
+cjs_decoder *cjs_open(int fd, size_t size, int scale_num, int scale_denom,
                       char *error, size_t error_size, int *unsupported);
 
 int cjs_output_width(const cjs_decoder *decoder);

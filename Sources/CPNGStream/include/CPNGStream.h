@@ -10,12 +10,13 @@
 
 typedef struct cps_decoder cps_decoder;
 
-/// Starts decoding the PNG in `data` (which must outlive the decoder) into 32-bit B,G,R,A rows:
+/// Starts decoding the PNG read from `fd` (by pread, from offset 0, at most `size` bytes, through
+/// a 64 KB buffer; the descriptor must stay open until cps_close) into 32-bit B,G,R,A rows:
 /// palette, grey, 16-bit and tRNS expanded to 8-bit BGRA, alpha premultiplied (pixman's
 /// a8r8g8b8), alpha 0xFF when the file has none. An interlaced (Adam7) file is decoded whole
 /// here, into a full-size buffer, since its rows are only complete after the last pass; the
 /// caller checks the pixel cap before. NULL on failure with the reason in `error`.
-cps_decoder *cps_open(const unsigned char *data, size_t size, char *error, size_t error_size);
+cps_decoder *cps_open(int fd, size_t size, char *error, size_t error_size);
 
 int cps_width(const cps_decoder *decoder);
 int cps_height(const cps_decoder *decoder);

@@ -55,7 +55,7 @@ enum ImageDecoder {
     enum Decoded {
         /// Decoded whole (WebP, at about the card's size); the file's bytes are already released.
         case whole(DecodedImage)
-        /// A JPEG or PNG whose rows are decoded while the card is made (it holds the file's bytes).
+        /// A JPEG or PNG whose rows are decoded while the card is made (it holds the open file).
         case rows(any RowSource)
     }
 
@@ -70,20 +70,30 @@ enum ImageDecoder {
         let file = try ImageFile.Opened(path)
         let (header, read) = try checkedHeader(file, maxPixels: spec.maxImagePixels)
         pixels = header.width * header.height
-        // The header is checked; only now is the rest of the file (at most maxFileBytes) read.
-        let bytes = read.count < probeBytes || read.count >= file.size ? read : try file.read()
         let upright = header.upright
         let needed = FitPlacement(imageWidth: upright.width, imageHeight: upright.height,
                                   cardWidth: spec.width, cardHeight: spec.height, fit: spec.fit).scale
-        return try bytes.withUnsafeBytes { (raw) throws(ImageError) -> Decoded in
-            switch try decodableFormat(raw, path: path) {
-            case .jpeg:
-                if let rows = try JPEGRowDecoder.open(bytes, header: header, neededScale: needed) { return .rows(rows) }
-                return .whole(try JPEGDecoder.decode(raw, header: header, neededScale: needed))
-            case .png: return .rows(try PNGRowDecoder(bytes, orientation: header.orientation))
-            case .webp: return .whole(try WebPDecoder.decode(raw, header: header, spec: spec))
-            }
+        // The header is checked; only now is the rest of the file (at most maxFileBytes) read.
+        // JPEG and PNG read it themselves from the descriptor, a chunk at a time, so the header
+        // bytes are let go here; WebP (libwebp decodes from one buffer) is read whole.
+        let format = try read.withUnsafeBytes { (raw) throws(ImageError) in try decodableFormat(raw, path: path) }
+        if format == .webp {
+            return .whole(try wholeFile(file, read).withUnsafeBytes { (raw) throws(ImageError) in
+                try WebPDecoder.decode(raw, header: header, spec: spec)
+            })
         }
+        // Not held while a progressive JPEG's scans are read in (the decode's peak).
+        _ = consume read
+        if format == .png { return .rows(try PNGRowDecoder(file, orientation: header.orientation)) }
+        if let rows = try JPEGRowDecoder.open(file, header: header, neededScale: needed) { return .rows(rows) }
+        return .whole(try file.read().withUnsafeBytes { (raw) throws(ImageError) in
+            try JPEGDecoder.decode(raw, header: header, neededScale: needed)
+        })
+    }
+
+    /// The whole file: what the header check read, when that was all of it.
+    private static func wholeFile(_ file: ImageFile.Opened, _ read: FileBytes) throws(ImageError) -> FileBytes {
+        read.count < probeBytes || read.count >= file.size ? read : try file.read()
     }
 
     private static func header(of bytes: FileBytes, path: String, maxPixels: Int) throws(ImageError) -> ImageHeader {

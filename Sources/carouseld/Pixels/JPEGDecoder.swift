@@ -63,12 +63,15 @@ enum JPEGDecoder {
 
     /// A file that stops before its end-of-image marker is called truncated, whatever part
     /// of it libjpeg was reading when the data ran out.
-    static func classify(_ message: String, _ file: FileBytes) -> ImageError {
-        file.withUnsafeBytes { classify(message, $0) }
+    static func classify(_ message: String, _ file: ImageFile.Opened) -> ImageError {
+        classify(message, endsWithEOI: file.ends(with: [0xFF, 0xD9]))
     }
 
     private static func classify(_ message: String, _ bytes: UnsafeRawBufferPointer) -> ImageError {
-        let endsWithEOI = bytes.count >= 2 && bytes[bytes.count - 2] == 0xFF && bytes[bytes.count - 1] == 0xD9
+        classify(message, endsWithEOI: bytes.count >= 2 && bytes[bytes.count - 2] == 0xFF && bytes[bytes.count - 1] == 0xD9)
+    }
+
+    private static func classify(_ message: String, endsWithEOI: Bool) -> ImageError {
         if message.contains("Premature end") || !endsWithEOI {
             return .truncated(format: "JPEG", detail: message)
         }

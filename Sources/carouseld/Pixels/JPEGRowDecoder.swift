@@ -12,23 +12,20 @@ final class JPEGRowDecoder: RowSource {
     /// JPEG has no alpha.
     let hasAlpha = false
     private let decoder: OpaquePointer
-    /// The file's bytes, which libjpeg reads from until the decoder is closed.
-    private let file: FileBytes
+    /// The open file, which libjpeg reads (by pread, 64 KB at a time) until the decoder is closed.
+    private let file: ImageFile.Opened
 
     /// Starts decoding at the smallest DCT scale giving `neededScale`; nil when libjpeg cannot
     /// give this JPEG's colours as BGRA: decode it whole with libturbojpeg. (CMYK and YCCK
     /// are converted in the shim.)
-    static func open(_ file: FileBytes, header: ImageHeader, neededScale: Double) throws(ImageError) -> JPEGRowDecoder? {
+    static func open(_ file: ImageFile.Opened, header: ImageHeader, neededScale: Double) throws(ImageError) -> JPEGRowDecoder? {
         let scale = JPEGScale.choose(width: header.width, height: header.height, needed: neededScale,
                                      available: JPEGDecoder.availableScales)
         var message = [CChar](repeating: 0, count: 200)
         var unsupported: Int32 = 0
-        let decoder = file.withUnsafeBytes { raw in
-            raw.baseAddress.flatMap {
-                cjs_open($0.assumingMemoryBound(to: UInt8.self), raw.count, Int32(scale.num),
-                         Int32(scale.denom), &message, message.count, &unsupported)
-            }
-        }
+        // At most the size checked at open (ImageFile.maxFileBytes), however the file changes.
+        let decoder = cjs_open(file.descriptor, file.size, Int32(scale.num), Int32(scale.denom),
+                               &message, message.count, &unsupported)
         guard let decoder else {
             if unsupported != 0 { return nil }
             throw JPEGDecoder.classify(message.withUnsafeBytes { string(fromCArray: $0) }, file)
@@ -36,7 +33,7 @@ final class JPEGRowDecoder: RowSource {
         return JPEGRowDecoder(decoder: decoder, file: file, orientation: header.orientation)
     }
 
-    private init(decoder: OpaquePointer, file: FileBytes, orientation: ExifOrientation) {
+    private init(decoder: OpaquePointer, file: ImageFile.Opened, orientation: ExifOrientation) {
         self.decoder = decoder; self.file = file; self.orientation = orientation
         width = Int(cjs_output_width(decoder)); height = Int(cjs_output_height(decoder))
     }

@@ -9,14 +9,13 @@ final class PNGRowDecoder: RowSource {
     let orientation: ExifOrientation
     let hasAlpha: Bool
     private let decoder: OpaquePointer
-    /// The file's bytes, which libpng reads from until the decoder is closed.
-    private let file: FileBytes
+    /// The open file, which libpng reads (by pread, 64 KB at a time) until the decoder is closed.
+    private let file: ImageFile.Opened
 
-    init(_ file: FileBytes, orientation: ExifOrientation) throws(ImageError) {
+    init(_ file: ImageFile.Opened, orientation: ExifOrientation) throws(ImageError) {
         var message = [CChar](repeating: 0, count: 256)
-        let decoder = file.withUnsafeBytes { raw in
-            raw.baseAddress.flatMap { cps_open($0.assumingMemoryBound(to: UInt8.self), raw.count, &message, message.count) }
-        }
+        // At most the size checked at open (ImageFile.maxFileBytes), however the file changes.
+        let decoder = cps_open(file.descriptor, file.size, &message, message.count)
         guard let decoder else { throw PNGDecoder.classify(message.withUnsafeBytes { string(fromCArray: $0) }) }
         self.decoder = decoder; self.file = file; self.orientation = orientation
         width = Int(cps_width(decoder)); height = Int(cps_height(decoder)); hasAlpha = cps_has_alpha(decoder) != 0

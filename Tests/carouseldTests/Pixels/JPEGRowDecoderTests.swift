@@ -22,20 +22,20 @@ final class JPEGRowDecoderTests: XCTestCase {
         return image
     }
 
-    func file(_ bytes: [UInt8]) throws -> FileBytes {
+    func file(_ bytes: [UInt8]) throws -> ImageFile.Opened {
         let path = try TestPictures.write(bytes, "\(try TestPictures.temporaryDirectory(self))/p.jpg")
-        return try ImageFile.read(path)
+        return try ImageFile.Opened(path)
     }
 
     /// The card made from streamed rows and the card made from a whole decode.
     func cards(_ bytes: [UInt8], _ spec: CardSpec, bandRows: Int) throws -> (streamed: Card, whole: Card) {
         let file = try file(bytes)
-        let header = try file.withUnsafeBytes { try JPEGDecoder.header($0) }
+        let header = try file.read().withUnsafeBytes { try JPEGDecoder.header($0) }
         let upright = header.upright
         let needed = FitPlacement(imageWidth: upright.width, imageHeight: upright.height,
                                   cardWidth: spec.width, cardHeight: spec.height, fit: spec.fit).scale
         let rows = try XCTUnwrap(try JPEGRowDecoder.open(file, header: header, neededScale: needed))
-        let whole = try file.withUnsafeBytes { try JPEGDecoder.decode($0, header: header, neededScale: needed) }
+        let whole = try file.read().withUnsafeBytes { try JPEGDecoder.decode($0, header: header, neededScale: needed) }
         return (try CardScaler.makeCard(from: rows, spec: spec, bandRows: bandRows), try CardScaler.makeCard(from: whole, spec: spec))
     }
 
@@ -109,7 +109,7 @@ final class JPEGRowDecoderTests: XCTestCase {
         let bytes = Array(UnsafeBufferPointer(start: output, count: Int(size)))
         tjFree(output)
         let file = try file(bytes)
-        let header = try file.withUnsafeBytes { try JPEGDecoder.header($0) }
+        let header = try file.read().withUnsafeBytes { try JPEGDecoder.header($0) }
         XCTAssertNotNil(try JPEGRowDecoder.open(file, header: header, neededScale: 1))
         let path = try TestPictures.write(bytes, "\(try TestPictures.temporaryDirectory(self))/cmyk.jpg")
         let card = try ImageDecoder.makeCard(path: path, spec: CardSpec(width: 40, height: 30))

@@ -135,7 +135,8 @@ struct Benchmark {
     /// carouseld does (the DCT-scaled decode streamed a band of rows at a time into the same
     /// resample). File reading is left out of both.
     func decodeFigures(path: String, config: CarouselConfig, runs: Int) throws -> DecodeFigures {
-        let file = try ImageFile.read(path)
+        let opened = try ImageFile.Opened(path)
+        let file = try opened.read()
         let spec = CardSpec(config: config, maxImagePixels: ShellSettings().maxImagePixels,
                             cardWidth: config.cardWidth.resolve(in: viewport.width),
                             cardHeight: config.cardHeight.resolve(in: viewport.height))
@@ -154,7 +155,7 @@ struct Benchmark {
             figures.fullDecodeOnly.add(decoding)
             figures.full.add(decoding + scaling)
             figures.scaled.add(try Stopwatch.time {
-                guard let rows = try JPEGRowDecoder.open(file, header: header, neededScale: needed) else { return }
+                guard let rows = try JPEGRowDecoder.open(opened, header: header, neededScale: needed) else { return }
                 _ = try CardScaler.makeCard(from: rows, spec: spec)
             })
         }

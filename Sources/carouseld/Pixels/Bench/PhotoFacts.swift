@@ -9,9 +9,17 @@ struct PhotoFacts: Equatable {
     /// The size it shows at (EXIF orientation applied): what the card's fit scale is from.
     var upright: (width: Int, height: Int)
     var progressive: Bool
+    /// A progressive JPEG's whole-picture coefficient arrays (what libjpeg must hold); else nil.
+    var coefficientBytes: Int?
 
     static func == (a: PhotoFacts, b: PhotoFacts) -> Bool {
         (a.format, a.width, a.height, a.progressive) == (b.format, b.width, b.height, b.progressive)
+    }
+
+    init(format: String, width: Int, height: Int, upright: (width: Int, height: Int), progressive: Bool,
+         coefficientBytes: Int? = nil) {
+        self.format = format; self.width = width; self.height = height; self.upright = upright
+        self.progressive = progressive; self.coefficientBytes = coefficientBytes
     }
 
     /// nil for a file carouseld does not show (not a picture, over the caps).
@@ -25,22 +33,14 @@ struct PhotoFacts: Equatable {
         case .webp: format = "WebP"
         default: return nil
         }
-        progressive = format == "JPEG" && Self.startOfFrame(prefix) == 0xC2
+        let frame = format == "JPEG" ? JPEGFrame(prefix) : nil
+        progressive = frame?.progressive == true
+        coefficientBytes = progressive ? frame?.coefficientBytes : nil
     }
 
-    /// The first start-of-frame marker (0xC0...0xCF but DHT 0xC4, JPG 0xC8, DAC 0xCC), walking
-    /// the segments from SOI; nil when it lies beyond `bytes`.
+    /// The first start-of-frame marker; nil when it lies beyond `bytes`.
     static func startOfFrame(_ bytes: [UInt8]) -> UInt8? {
-        var i = 2
-        while i + 4 <= bytes.count {
-            guard bytes[i] == 0xFF else { return nil }
-            let marker = bytes[i + 1]
-            if marker == 0xFF { i += 1; continue }   // fill bytes
-            if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) { return marker }
-            if marker == 0xDA { return nil }         // scan data before any frame header
-            i += 2 + (Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]))
-        }
-        return nil
+        JPEGFrame.offset(bytes).map { bytes[$0 + 1] }
     }
 
     private static func prefix(_ path: String, bytes: Int) -> [UInt8]? {
