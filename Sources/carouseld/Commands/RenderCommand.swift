@@ -29,6 +29,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Render the wall-clock synced carousel (sync = \"wallclock\") as it is at this RFC 3339 time; --at counts from it.")
     var now: String?
 
+    @Option(help: "Card cache directory: cards decoded once are read back from it (as the daemon's CacheDirectory=).")
+    var cacheDir: String?
+
     @Option(help: "JSON touch script: [{\"t\":1.0,\"slot\":0,\"phase\":\"down\",\"x\":900,\"y\":400}, ...].")
     var input: String?
 
@@ -91,7 +94,8 @@ struct RenderCommand: ParsableCommand {
                                            width: Int(preview.frame.width), height: Int(preview.frame.height),
                                            itemDurations: items.map(\.duration), touches: touches, view: preview.view,
                                            screen: (Int(preview.screen.width), Int(preview.screen.height)),
-                                           wallClock: wallClock)
+                                           wallClock: wallClock,
+                                           cache: cacheDir.flatMap { CardCache.forDaemon(directory: $0, shell: loaded.shell) })
         for time in try times() {
             let path = "\(out)/\(OfflineRenderer.fileName(at: time))"
             try PNGWriter.write(renderer.frame(at: time), to: path)

@@ -23,7 +23,7 @@ final class OfflineRenderer {
     init(config: CarouselConfig, shell: ShellSettings = ShellSettings(), paths: [String], width: Int, height: Int,
          itemDurations: [Double?] = [], touches: [TouchFrame] = [],
          view: ViewTransform = .identity, screen: (width: Int, height: Int)? = nil,
-         wallClock: (schedule: WallClockSchedule, start: Double)? = nil) throws {
+         wallClock: (schedule: WallClockSchedule, start: Double)? = nil, cache: (any CardCaching)? = nil) throws {
         let viewport = Size(width: Double(width), height: Double(height))
         let size = screen ?? (width, height)
         guard let frame = PixelImage(width: size.width, height: size.height) else {
@@ -32,7 +32,8 @@ final class OfflineRenderer {
         self.frame = frame
         self.view = view
         store = ImageStore(paths: paths, config: config, shell: shell,
-                           viewport: Size(width: viewport.width * view.scale, height: viewport.height * view.scale))
+                           viewport: Size(width: viewport.width * view.scale, height: viewport.height * view.scale),
+                           cache: cache)
         // A written frame is looked at still, not seen in passing: always the full-quality filter.
         compositor = Compositor(config: CompositorRenderer.scaledDots(config, by: view.scale), store: store,
                                 adaptsToMotion: false, origin: (view.originX, view.originY))
