@@ -102,7 +102,7 @@ struct BenchCommand: ParsableCommand {
         for rest in [1.0, 0] {
             let paging = bench.framesWithMissingCards(config: CarouselConfig(), paths: paths, pageChanges: 8, rest: rest)
             print("real-time paging at 60 Hz, 8 page changes \(rest > 0 ? "1 s after the strip settles" : "back to back"): "
-                  + "\(paging.missing) of \(paging.frames) frames showed a card not decoded yet")
+                  + paging.summary)
         }
 
         let decode = try bench.decodeFigures(path: paths[0], config: CarouselConfig(), runs: 5)
