@@ -27,7 +27,10 @@ final class DecodeWorker: @unchecked Sendable {
     private var wanted: [Int] = []
     private var cache: [Int: Card] = [:]
     /// Previews kept for `previewWanted` (a wider window than `wanted`); at `spec.preview`.
+    /// Its first `previewsAhead` are decoded before the full cards of cards not on screen.
     private var previewWanted: [Int] = []
+    private var previewsAhead = 0
+    private var visible: [Int] = []
     private var previews: [Int: Card] = [:]
     /// Indices someone blocks on in `waitUntilLoaded`: their full cards first, no previews.
     private var blocking: [Int] = []
@@ -87,15 +90,19 @@ final class DecodeWorker: @unchecked Sendable {
     }
 
     /// Sets the card look and the wanted indices (full cards) and `previewIndices` (previews
-    /// kept; the wanted ones get theirs anyway); drops cards that are no longer wanted.
-    /// Returns, for each of `visible`, its full card, else its preview (`isPreview`).
-    func want(_ indices: [Int], previews previewIndices: [Int] = [], spec newSpec: CardSpec, visible: [Int]) -> [Int: Card] {
+    /// kept, the first `ahead` of them urgent; the wanted ones get theirs anyway); drops cards
+    /// that are no longer wanted. Returns, for each of `visible`, its full card, else its
+    /// preview (`isPreview`).
+    func want(_ indices: [Int], previews previewIndices: [Int] = [], ahead: Int = 0, spec newSpec: CardSpec,
+              visible: [Int]) -> [Int: Card] {
         condition.lock(); defer { condition.unlock() }
         if newSpec != spec {
             spec = newSpec; generation += 1; cache.removeAll(); previews.removeAll()
         }
         wanted = indices
         previewWanted = previewIndices
+        previewsAhead = ahead
+        self.visible = visible
         let keep = Set(indices)
         cache = cache.filter { keep.contains($0.key) }
         let keepPreviews = keep.union(previewIndices)
@@ -148,20 +155,21 @@ final class DecodeWorker: @unchecked Sendable {
         return previews.count
     }
 
-    /// What to decode next, under the lock: the full cards someone blocks on; then a preview
-    /// for each wanted card that has neither card nor preview; then the wanted full cards;
-    /// then the previews of the wider window. Every list is already in priority order.
+    /// What to decode next, under the lock: the full cards someone blocks on; a preview for
+    /// each wanted card that has neither; the full cards on screen; the previews just ahead
+    /// (cards a page change brings in next, so a slow box's long decodes of off-screen cards
+    /// never leave them bare); the other wanted full cards; the rest of the previews. Every
+    /// list is already in priority order.
     private func nextJob() -> (index: Int, preview: Bool)? {
         func open(_ index: Int) -> Bool { cache[index] == nil && failures[index] == nil }
+        func needsPreview(_ index: Int) -> Bool { open(index) && previews[index] == nil && !blocking.contains(index) }
         if let index = blocking.first(where: open) { return (index, false) }
         let previewing = spec.preview != nil
-        if previewing, let index = wanted.first(where: { open($0) && previews[$0] == nil && !blocking.contains($0) }) {
-            return (index, true)
-        }
+        if previewing, let index = wanted.first(where: needsPreview) { return (index, true) }
+        if let index = wanted.first(where: { open($0) && visible.contains($0) }) { return (index, false) }
+        if previewing, let index = previewWanted.prefix(previewsAhead).first(where: needsPreview) { return (index, true) }
         if let index = wanted.first(where: open) { return (index, false) }
-        if previewing, let index = previewWanted.first(where: { open($0) && previews[$0] == nil }) {
-            return (index, true)
-        }
+        if previewing, let index = previewWanted.first(where: needsPreview) { return (index, true) }
         return nil
     }
 

@@ -101,7 +101,7 @@ final class ImageStore: CardSource, @unchecked Sendable {
         let wanted = window(visible: visible, selected: layout.selectedIndex, spec: spec, atRest: !layout.isMoving,
                             direction: direction)
         let previews = previewWindow(selected: layout.selectedIndex, spec: spec, direction: direction)
-        return (wanted, worker.want(wanted, previews: previews, spec: spec, visible: visible))
+        return (wanted, worker.want(wanted, previews: previews, ahead: previewsAhead, spec: spec, visible: visible))
     }
 
     /// Clears `readyFD` and says which indices finished (ready or failed) since the last call.
@@ -175,13 +175,18 @@ final class ImageStore: CardSource, @unchecked Sendable {
         return DecodeOrder(count: count, selected: selected, direction: direction).sorted(Array(order.prefix(budget)))
     }
 
+    /// Previews decoded before the off-screen full cards: two beyond the neighbours each side,
+    /// what the next page change can bring in (see `previewWindow`).
+    var previewsAhead: Int { 2 * (neighbours + 2) + 1 }
+
     /// The indices whose previews are kept: the nearest to the selected card, as many as fit in
-    /// `cacheMB / previewShare` (at least the neighbours), in decode order. Empty for cards too
-    /// small to have previews.
+    /// `cacheMB / previewShare` (at least `previewsAhead`); the `previewsAhead` nearest first,
+    /// each part in decode order. Empty for cards too small to have previews.
     func previewWindow(selected: Int, spec: CardSpec, direction: Int = 1) -> [Int] {
         guard let preview = spec.preview, !paths.isEmpty else { return [] }
         let fit = cacheBytes / Self.previewShare / max(1, preview.byteCount)
-        return DecodeOrder(count: paths.count, selected: selected, direction: direction)
-            .nearest(max(fit, 2 * neighbours + 1))
+        let order = DecodeOrder(count: paths.count, selected: selected, direction: direction)
+        let ahead = order.nearest(previewsAhead)
+        return ahead + order.nearest(max(fit, previewsAhead)).filter { !ahead.contains($0) }
     }
 }

@@ -123,9 +123,9 @@ final class PreviewTests: XCTestCase {
         checkPicture("full card", inset: 0)
     }
 
-    /// Decodes: the held first one, then previews of the wanted cards and their full cards,
-    /// each the selected card first, then the way the strip moved (back, here), then the rest;
-    /// then the previews of the wider window in the same order.
+    /// Decodes: the held first one, then previews of the wanted cards, the full card on screen,
+    /// the previews of the seven nearest, the other wanted full cards, the last previews; each
+    /// group the selected card first, then the way the strip moved (back, here), then the rest.
     func testDecodeOrderIsSelectedThenTheDirectionOfMotionThenTheRest() throws {
         let decodes = Decodes(holdFirst: true)
         let store = ImageStore(paths: paths, spec: spec, beforeDecode: decodes.hook)
@@ -138,7 +138,7 @@ final class PreviewTests: XCTestCase {
         usleep(50_000) // nothing more
         let log = decodes.log.map { "\($0.index)\($0.preview ? "p" : "")" }
         // At rest: selected 3, neighbours 2 and 4, the next card forward 5. Behind (down) first.
-        XCTAssertEqual(log, ["4p", "3p", "2p", "5p", "3", "2", "4", "5", "1p", "0p", "7p", "6p"])
+        XCTAssertEqual(log, ["4p", "3p", "2p", "5p", "3", "1p", "0p", "6p", "2", "4", "5", "7p"])
         XCTAssertEqual(store.previewCount, paths.count, "all eight previews fit the budget")
     }
 

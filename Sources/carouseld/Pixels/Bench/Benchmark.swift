@@ -121,6 +121,9 @@ struct Benchmark {
                 figures.bilinearPixels += compositor.lastCardPixels.scaled
             }
         }
+        // `targets` point into `images`' memory: without this, an optimised build may free them
+        // after their last use above (the fill) and compose into freed memory.
+        withExtendedLifetime(images) {}
         return figures
     }
 
