@@ -46,12 +46,17 @@ final class PreviewTests: XCTestCase {
         let started = DispatchSemaphore(value: 0)
         let holdFull: Bool
         let holdFirst: Bool
-        init(holdFull: Bool = false, holdFirst: Bool = false) { self.holdFull = holdFull; self.holdFirst = holdFirst }
+        /// Microseconds added to each full decode: a slow box.
+        let slowFull: UInt32
+        init(holdFull: Bool = false, holdFirst: Bool = false, slowFull: UInt32 = 0) {
+            self.holdFull = holdFull; self.holdFirst = holdFirst; self.slowFull = slowFull
+        }
         var log: [(index: Int, preview: Bool)] { lock.withLock { list } }
         func hook(_ index: Int, _ preview: Bool) {
             let first = lock.withLock { list.append((index, preview)); return list.count == 1 }
             if first && holdFirst { started.signal(); firstGate.wait() }
             if !preview && holdFull { fullGate.wait() }
+            if !preview && slowFull > 0 { usleep(slowFull) }
         }
     }
 
@@ -161,6 +166,41 @@ final class PreviewTests: XCTestCase {
         XCTAssertEqual(motion.update(moved), 1)
         moved.cards[0].x = 40
         XCTAssertEqual(motion.update(moved), -1)
+    }
+
+    /// Full decodes take 0.2 s more (a slow box); once the previews are in (at rest), a real
+    /// engine's fling across five cards, stepped faster than the decodes go, shows every card
+    /// it passes: never the background colour, mostly previews.
+    func testAFlingAcrossManyCardsShowsPreviewsNeverTheBackground() throws {
+        let decodes = Decodes(slowFull: 200_000)
+        paths += paths // 16 cards
+        var config = CarouselConfig()
+        config.interval = 0
+        config.maxPagesPerGesture = 5
+        let viewport = Size(width: 640, height: 360)
+        var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
+        let spec = CardSpec(config: config, maxImagePixels: ShellSettings().maxImagePixels,
+                            cardWidth: config.cardWidth.resolve(in: viewport.width),
+                            cardHeight: config.cardHeight.resolve(in: viewport.height))
+        let held = ImageStore(paths: paths, spec: spec, beforeDecode: decodes.hook)
+        XCTAssertNotNil(spec.preview, "\(spec.width)x\(spec.height) cards have previews")
+        _ = held.cards(for: engine.layout())
+        XCTAssertNotNil(waitFor(held) { held.previewCount == paths.count }, "every preview fits the budget and is decoded")
+        _ = engine.page(by: 5, now: 0)
+        var previewFrames = 0, passed = Set<Int>()
+        for step in 1...120 {
+            _ = engine.update(now: Double(step) / 60)
+            let layout = engine.layout()
+            let shown = held.cards(for: layout)
+            for card in layout.cards {
+                XCTAssertNotNil(shown[card.index], "frame \(step): card \(card.index) is not the background colour")
+                passed.insert(card.index)
+            }
+            if layout.cards.contains(where: { shown[$0.index]?.isPreview == true }) { previewFrames += 1 }
+        }
+        XCTAssertTrue(Set([1, 2, 3, 4, 5]).isSubset(of: passed), "the fling passed five cards: \(passed.sorted())")
+        XCTAssertFalse(engine.isMoving)
+        XCTAssertGreaterThan(previewFrames, 60, "the full cards are far behind: previews stand in")
     }
 
     /// Whoever blocks for cards (render, the benchmark) gets the full ones first, no previews before them.
