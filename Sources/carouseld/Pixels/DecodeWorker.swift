@@ -44,6 +44,8 @@ final class DecodeWorker: @unchecked Sendable {
     struct Carried {
         var spec: CardSpec
         var cards: [String: Card]
+        /// Previews at `spec.preview`, so a fling just after a reload still finds them.
+        var previews: [String: Card] = [:]
     }
 
     /// `carried` cards start the cache at every index whose path they match, so a reload
@@ -54,7 +56,10 @@ final class DecodeWorker: @unchecked Sendable {
         self.paths = paths; self.onResult = onResult; self.diskCache = diskCache; self.beforeDecode = beforeDecode
         if let carried {
             self.spec = carried.spec
-            for (index, path) in paths.enumerated() { cache[index] = carried.cards[path] }
+            for (index, path) in paths.enumerated() {
+                cache[index] = carried.cards[path]
+                previews[index] = carried.previews[path]
+            }
         } else {
             self.spec = spec
         }
@@ -63,9 +68,10 @@ final class DecodeWorker: @unchecked Sendable {
     /// The decoded cards, by path, for the worker that replaces this one.
     func carry() -> Carried {
         condition.lock(); defer { condition.unlock() }
-        var cards: [String: Card] = [:]
+        var cards: [String: Card] = [:], small: [String: Card] = [:]
         for (index, card) in cache { cards[paths[index]] = card }
-        return Carried(spec: spec, cards: cards)
+        for (index, card) in previews { small[paths[index]] = card }
+        return Carried(spec: spec, cards: cards, previews: small)
     }
 
     func start() {

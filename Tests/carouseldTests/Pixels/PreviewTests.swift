@@ -204,6 +204,18 @@ final class PreviewTests: XCTestCase {
         XCTAssertGreaterThan(previewFrames, 0)
     }
 
+    /// A reload's new store starts with the old one's previews (by path), as with its cards.
+    func testAReplacementStoreKeepsThePreviews() throws {
+        let old = ImageStore(paths: paths, spec: spec)
+        _ = old.cards(for: layout(selected: 0))
+        XCTAssertNotNil(waitFor(old) { old.previewCount == paths.count })
+        let decodes = Decodes()
+        let new = ImageStore(paths: Array(paths.reversed()), spec: spec, replacing: old, beforeDecode: decodes.hook)
+        XCTAssertEqual(new.previewCount, paths.count, "carried, at their new indices")
+        new.waitUntilPrefetched(for: layout(selected: 0))
+        XCTAssertFalse(decodes.log.contains { $0.preview }, "no preview decoded again")
+    }
+
     /// Whoever blocks for cards (render, the benchmark) gets the full ones first, no previews before them.
     func testWaitingForCardsDecodesThemFirstWithoutPreviews() throws {
         let decodes = Decodes()
