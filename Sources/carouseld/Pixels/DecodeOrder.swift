@@ -52,11 +52,11 @@ struct DecodeOrder {
     /// distance), in priority order: what previews are kept for.
     func nearest(_ limit: Int) -> [Int] {
         guard count > 0, limit > 0 else { return [] }
-        var picked = [wrapped(selected)]
+        var picked = [wrapped(selected)], seen: Set<Int> = [wrapped(selected)]
         var distance = 1
         while picked.count < min(limit, count) && distance <= count {
             for index in [selected + direction * distance, selected - direction * distance]
-            where picked.count < limit && !picked.contains(wrapped(index)) {
+            where picked.count < limit && seen.insert(wrapped(index)).inserted {
                 picked.append(wrapped(index))
             }
             distance += 1

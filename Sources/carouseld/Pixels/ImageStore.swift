@@ -31,9 +31,12 @@ final class ImageStore: CardSource, @unchecked Sendable {
     private let diskCache: (any CardCaching)?
     /// The way the strip last moved (from the layouts `cards(for:)` sees).
     private var motion = MotionDirection()
+    /// The last preview window and what it was made for: recomputed only when those change,
+    /// not every frame (with a large cache_mb it may hold a thousand indices).
+    private var previewMemo: (key: [Int], window: [Int])?
 
-    /// The part of `cacheMB` for previews: 2 MB of the default 64, 24 previews of 1536x864
-    /// cards, a dozen each side of the selected card.
+    /// The part of `cacheMB` for previews: 2 MB of the default 64, 25 previews of 1536x864
+    /// cards: the selected card's and a dozen each side.
     static let previewShare = 32
     /// One neighbour each side of the selected card. With the default layout those neighbours
     /// already peek in at the screen edges; the next card forward is prefetched while the strip
@@ -100,7 +103,10 @@ final class ImageStore: CardSource, @unchecked Sendable {
         let visible = visibleIndices(layout)
         let wanted = window(visible: visible, selected: layout.selectedIndex, spec: spec, atRest: !layout.isMoving,
                             direction: direction)
-        let previews = previewWindow(selected: layout.selectedIndex, spec: spec, direction: direction)
+        let key = [layout.selectedIndex, direction, spec.width, spec.height]
+        let previews = previewMemo?.key == key ? previewMemo?.window ?? []
+            : previewWindow(selected: layout.selectedIndex, spec: spec, direction: direction)
+        previewMemo = (key, previews)
         return (wanted, worker.want(wanted, previews: previews, ahead: previewsAhead, spec: spec, visible: visible))
     }
 

@@ -204,6 +204,23 @@ final class PreviewTests: XCTestCase {
         XCTAssertGreaterThan(previewFrames, 0)
     }
 
+    /// The preview window is what `cache_mb / previewShare` holds, nearest first, no index twice.
+    func testThePreviewWindowIsBudgetedAndNearestFirst() {
+        let many = (0..<10_000).map { "\(dir)/missing-\($0).jpg" }
+        let big = CardSpec(width: 1536, height: 864)
+        let store = ImageStore(paths: many, spec: big, cacheMB: 4096)
+        let window = store.previewWindow(selected: 9_999, spec: big, direction: 1)
+        XCTAssertEqual(window.count, 4096 * 1_048_576 / ImageStore.previewShare / 82_944)
+        XCTAssertEqual(Set(window).count, window.count)
+        XCTAssertEqual(store.previewsAhead, 7)
+        XCTAssertEqual(Array(window.prefix(9)), [9_999, 0, 1, 2, 9_998, 9_997, 9_996, 3, 4],
+                       "the seven nearest first: selected, forward (wrapping), behind; then the rest, forward first")
+        let daemon = ImageStore(paths: many, spec: big)
+        XCTAssertEqual(daemon.previewWindow(selected: 0, spec: big).count, 25, "2 MB of the default 64")
+        XCTAssertEqual(ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27)).previewWindow(selected: 0, spec: CardSpec(width: 48, height: 27)),
+                       [], "cards too small for previews")
+    }
+
     /// A reload's new store starts with the old one's previews (by path), as with its cards.
     func testAReplacementStoreKeepsThePreviews() throws {
         let old = ImageStore(paths: paths, spec: spec)
