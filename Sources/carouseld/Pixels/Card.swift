@@ -16,6 +16,10 @@ final class Card: @unchecked Sendable {
     let padded: PixelImage
     /// pixman_image_t* over the picture alone (no border), sharing `padded`'s memory.
     let inner: OpaquePointer
+    /// A small stand-in decoded first (`CardSpec.preview`), drawn scaled up to the card's
+    /// rectangle until the full card replaces it. Set by the decode worker before the card is
+    /// shared, never after.
+    var isPreview = false
 
     /// A card whose picture and border are filled with `background`; the caller draws the picture into `inner`.
     init?(width: Int, height: Int, background: RGB) {

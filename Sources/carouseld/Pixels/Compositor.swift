@@ -43,8 +43,18 @@ final class Compositor {
 
     private struct DrawnState: Equatable {
         var layout: FrameLayout
-        var ready: [Bool]
+        var ready: [Shown]
         var sampling: ScaledSampling
+    }
+
+    /// What a card's rectangle showed: the full card replacing its preview is a change to draw.
+    private enum Shown: Equatable {
+        case background, preview, card
+
+        init(_ card: Card?) {
+            guard let card else { self = .background; return }
+            self = card.isPreview ? .preview : .card
+        }
     }
 
     /// The targets' top-left corner in the layout's viewport: the origin of the output's
@@ -61,7 +71,8 @@ final class Compositor {
     }
 
     /// Draws `layout` into `target`; returns false (and touches nothing) when `target` already
-    /// shows exactly this layout with the same cards ready.
+    /// shows exactly this layout with the same cards ready (a preview, scaled up to the card's
+    /// rectangle like any card smaller than its rectangle, is not the same as the full card).
     @discardableResult
     func compose(_ layout: FrameLayout, into target: PixelBuffer) -> Bool {
         let cards = source.cards(for: layout)
@@ -73,7 +84,7 @@ final class Compositor {
         let sampling = adaptsToMotion && plan.hasScaledCards
             ? ScaledSampling.choose(previous: previousLayout, current: layout) : .bilinear
         previousLayout = layout
-        let state = DrawnState(layout: layout, ready: layout.cards.map { cards[$0.index] != nil }, sampling: sampling)
+        let state = DrawnState(layout: layout, ready: layout.cards.map { Shown(cards[$0.index]) }, sampling: sampling)
         if lastDrawn[target.identity] == state { return false }
         guard let targetImage = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(target.width), Int32(target.height),
                                                          target.base.assumingMemoryBound(to: UInt32.self),

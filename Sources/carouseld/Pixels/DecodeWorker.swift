@@ -1,6 +1,8 @@
 /// The decode thread and the state it shares with the event loop, under one condition lock.
 /// The loop says which playlist indices it wants, most urgent first; the worker decodes the
 /// first wanted one that is neither cached nor failed, then reports through `onResult`.
+/// Before a wanted card's full decode it decodes its preview (`CardSpec.preview`), so every
+/// wanted card has something to show early; then the previews of a wider window, for flings.
 /// Kept apart from `ImageStore` so the thread holds this object, not the store, and the
 /// store's deinit can stop it without waiting: a decode in flight (seconds for a huge photo)
 /// finishes on the thread and is dropped, and `onResult` is never called after `stop()`.
@@ -16,11 +18,22 @@ final class DecodeWorker: @unchecked Sendable {
     private let diskCache: (any CardCaching)?
     private let condition = ConditionLock()
     private let onResult: @Sendable () -> Void
+    /// Tests: called on the worker thread before each decode, with the index and whether it
+    /// is a preview; may block to hold the decode.
+    private let beforeDecode: (@Sendable (Int, Bool) -> Void)?
     // Everything below is guarded by `condition`.
     private var spec: CardSpec
     private var generation = 0
     private var wanted: [Int] = []
     private var cache: [Int: Card] = [:]
+    /// Previews kept for `previewWanted` (a wider window than `wanted`); at `spec.preview`.
+    /// Its first `previewsAhead` are decoded before the full cards of cards not on screen.
+    private var previewWanted: [Int] = []
+    private var previewsAhead = 0
+    private var visible: [Int] = []
+    private var previews: [Int: Card] = [:]
+    /// Indices someone blocks on in `waitUntilLoaded`: their full cards first, no previews.
+    private var blocking: [Int] = []
     private var failures: [Int: ImageError] = [:]
     private var inFlight: Int?
     private var pending = Update()
@@ -31,17 +44,22 @@ final class DecodeWorker: @unchecked Sendable {
     struct Carried {
         var spec: CardSpec
         var cards: [String: Card]
+        /// Previews at `spec.preview`, so a fling just after a reload still finds them.
+        var previews: [String: Card] = [:]
     }
 
     /// `carried` cards start the cache at every index whose path they match, so a reload
     /// neither decodes them again nor shows their cards empty meanwhile. They stay only if the
     /// first `want` asks for their spec.
     init(paths: [String], spec: CardSpec, carried: Carried? = nil, diskCache: (any CardCaching)? = nil,
-         onResult: @escaping @Sendable () -> Void) {
-        self.paths = paths; self.onResult = onResult; self.diskCache = diskCache
+         beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil, onResult: @escaping @Sendable () -> Void) {
+        self.paths = paths; self.onResult = onResult; self.diskCache = diskCache; self.beforeDecode = beforeDecode
         if let carried {
             self.spec = carried.spec
-            for (index, path) in paths.enumerated() { cache[index] = carried.cards[path] }
+            for (index, path) in paths.enumerated() {
+                cache[index] = carried.cards[path]
+                previews[index] = carried.previews[path]
+            }
         } else {
             self.spec = spec
         }
@@ -50,9 +68,10 @@ final class DecodeWorker: @unchecked Sendable {
     /// The decoded cards, by path, for the worker that replaces this one.
     func carry() -> Carried {
         condition.lock(); defer { condition.unlock() }
-        var cards: [String: Card] = [:]
+        var cards: [String: Card] = [:], small: [String: Card] = [:]
         for (index, card) in cache { cards[paths[index]] = card }
-        return Carried(spec: spec, cards: cards)
+        for (index, card) in previews { small[paths[index]] = card }
+        return Carried(spec: spec, cards: cards, previews: small)
     }
 
     func start() {
@@ -65,6 +84,7 @@ final class DecodeWorker: @unchecked Sendable {
         condition.withLock {
             stopping = true
             cache.removeAll()
+            previews.removeAll()
             condition.broadcast()
         }
     }
@@ -75,28 +95,48 @@ final class DecodeWorker: @unchecked Sendable {
         while !finished { condition.wait() }
     }
 
-    /// Sets the card look and the wanted indices; drops cards that are no longer wanted.
-    /// Returns the cached cards among `visible`.
-    func want(_ indices: [Int], spec newSpec: CardSpec, visible: [Int]) -> [Int: Card] {
+    /// Sets the card look and the wanted indices (full cards) and `previewIndices` (previews
+    /// kept, the first `ahead` of them urgent; the wanted ones get theirs anyway); drops cards
+    /// that are no longer wanted. Returns, for each of `visible`, its full card, else its
+    /// preview (`isPreview`).
+    func want(_ indices: [Int], previews previewIndices: [Int] = [], ahead: Int = 0, spec newSpec: CardSpec,
+              visible: [Int]) -> [Int: Card] {
         condition.lock(); defer { condition.unlock() }
         if newSpec != spec {
-            spec = newSpec; generation += 1; cache.removeAll()
+            spec = newSpec; generation += 1; cache.removeAll(); previews.removeAll()
         }
         wanted = indices
+        previewWanted = previewIndices
+        previewsAhead = ahead
+        self.visible = visible
         let keep = Set(indices)
         cache = cache.filter { keep.contains($0.key) }
+        let keepPreviews = keep.union(previewIndices)
+        previews = previews.filter { keepPreviews.contains($0.key) }
         condition.broadcast()
-        return cache.filter { visible.contains($0.key) }
+        var shown: [Int: Card] = [:]
+        for index in visible { shown[index] = cache[index] ?? previews[index] }
+        return shown
     }
 
     /// Puts `indices` first in the queue and blocks until each is decoded or failed.
+    /// Their previews are skipped: whoever blocks wants the full cards, and soonest.
     func waitUntilLoaded(_ indices: [Int]) {
         condition.lock(); defer { condition.unlock() }
         wanted = indices + wanted.filter { !indices.contains($0) }
+        blocking += indices
+        defer { for index in indices { if let at = blocking.firstIndex(of: index) { blocking.remove(at: at) } } }
         condition.broadcast()
         while !stopping, indices.contains(where: { cache[$0] == nil && failures[$0] == nil }) {
             condition.wait()
         }
+    }
+
+    /// Blocks until every wanted preview is decoded (or has its full card, or failed): the
+    /// benchmark waits so, as during auto-advance's interval, before it times frames.
+    func waitUntilPreviewsLoaded() {
+        condition.lock(); defer { condition.unlock() }
+        while !stopping, nextJob() != nil { condition.wait() }
     }
 
     func takeUpdate() -> Update {
@@ -116,20 +156,45 @@ final class DecodeWorker: @unchecked Sendable {
         return cache.count
     }
 
+    var previewCount: Int {
+        condition.lock(); defer { condition.unlock() }
+        return previews.count
+    }
+
+    /// What to decode next, under the lock: the full cards someone blocks on; a preview for
+    /// each wanted card that has neither; the full cards on screen; the previews just ahead
+    /// (cards a page change brings in next, so a slow box's long decodes of off-screen cards
+    /// never leave them bare); the other wanted full cards; the rest of the previews. Every
+    /// list is already in priority order.
+    private func nextJob() -> (index: Int, preview: Bool)? {
+        func open(_ index: Int) -> Bool { cache[index] == nil && failures[index] == nil }
+        func needsPreview(_ index: Int) -> Bool { open(index) && previews[index] == nil && !blocking.contains(index) }
+        if let index = blocking.first(where: open) { return (index, false) }
+        let previewing = spec.preview != nil
+        if previewing, let index = wanted.first(where: needsPreview) { return (index, true) }
+        if let index = wanted.first(where: { open($0) && visible.contains($0) }) { return (index, false) }
+        if previewing, let index = previewWanted.prefix(previewsAhead).first(where: needsPreview) { return (index, true) }
+        if let index = wanted.first(where: open) { return (index, false) }
+        if previewing, let index = previewWanted.first(where: needsPreview) { return (index, true) }
+        return nil
+    }
+
     private func run() {
         // Entries of files that left the playlist go before the first decode (a directory
         // listing: well under a millisecond for the few hundred entries the bound allows).
         diskCache?.prune()
         condition.lock()
         while !stopping {
-            guard let index = wanted.first(where: { cache[$0] == nil && failures[$0] == nil }) else {
+            guard let (index, isPreview) = nextJob(), let jobSpec = isPreview ? spec.preview : spec else {
                 condition.wait()
                 continue
             }
-            let job = (spec: spec, generation: generation)
+            let job = (spec: jobSpec, generation: generation)
             inFlight = index
             condition.unlock()
+            beforeDecode?(index, isPreview)
             let result = Result { () throws(ImageError) in try makeCard(path: paths[index], spec: job.spec) }
+            // A preview's failure is the file's: the same decoder reads the same bytes.
             if case .failure(let error) = result { Log.warning("skipping \(paths[index]): \(error)") }
             condition.lock()
             inFlight = nil
@@ -137,7 +202,11 @@ final class DecodeWorker: @unchecked Sendable {
             switch result {
             case .success(let card):
                 // A result for an old card size, or for a card scrolled away meanwhile, is dropped.
-                if job.generation == generation && wanted.contains(index) {
+                if job.generation == generation && isPreview && (wanted.contains(index) || previewWanted.contains(index)) {
+                    card.isPreview = true
+                    previews[index] = card
+                    pending.ready.append(index)
+                } else if job.generation == generation && !isPreview && wanted.contains(index) {
                     cache[index] = card
                     pending.ready.append(index)
                 }

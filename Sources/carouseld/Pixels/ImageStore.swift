@@ -9,8 +9,12 @@ import Glibc
 ///   while the strip rests also the next card forward (auto-advance's direction), so a normal
 ///   advance never shows an empty card; at most `cacheMB` of them.
 /// - A finished decode makes `readyFD` (an eventfd) readable; the event loop then calls
-///   `drainReady()` and redraws if something it shows arrived. Until then the compositor
-///   draws the card in the background colour.
+///   `drainReady()` and redraws if something it shows arrived (a preview, or the full card
+///   that replaces it). Until the preview is there the compositor draws the background colour.
+/// - Previews (1/8 of the card, `CardSpec.preview`) are decoded before full cards and kept
+///   for a wider window than the full cards (`previewShare` of `cacheMB`), so a fling or a
+///   slow decode shows a blurred card in its place, never the background colour.
+/// - Decode order: the selected card, then the side the strip moves to, then the rest.
 /// - `waitUntilLoaded` blocks until given cards are decoded, for `render` and tests; it uses
 ///   the same worker and decode path.
 final class ImageStore: CardSource, @unchecked Sendable {
@@ -25,7 +29,15 @@ final class ImageStore: CardSource, @unchecked Sendable {
     private let worker: DecodeWorker
     /// Cards on disk, shared by every store of the daemon; told which paths this store shows.
     private let diskCache: (any CardCaching)?
+    /// The way the strip last moved (from the layouts `cards(for:)` sees).
+    private var motion = MotionDirection()
+    /// The last preview window and what it was made for: recomputed only when those change,
+    /// not every frame (with a large cache_mb it may hold a thousand indices).
+    private var previewMemo: (key: [Int], window: [Int])?
 
+    /// The part of `cacheMB` for previews: 2 MB of the default 64, 25 previews of 1536x864
+    /// cards: the selected card's and a dozen each side.
+    static let previewShare = 32
     /// One neighbour each side of the selected card. With the default layout those neighbours
     /// already peek in at the screen edges; the next card forward is prefetched while the strip
     /// rests (and otherwise from the first frame of a page change, ~0.3 s before it scrolls in).
@@ -36,8 +48,10 @@ final class ImageStore: CardSource, @unchecked Sendable {
 
     /// `replacing`: the store this one replaces on a reload; its decoded cards come along.
     /// `cache`: cards on disk; entries of paths in no store's playlist are pruned when it starts.
+    /// `beforeDecode`: a test hook, run on the worker thread before each decode.
     init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = ImageStore.defaultNeighbours,
-         replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil) {
+         replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil,
+         beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil) {
         self.paths = paths
         self.baseSpec = spec
         self.cacheBytes = cacheMB * 1024 * 1024
@@ -47,7 +61,8 @@ final class ImageStore: CardSource, @unchecked Sendable {
             ready = nil
         }
         diskCache = cache
-        worker = DecodeWorker(paths: paths, spec: spec, carried: previous?.worker.carry(), diskCache: cache) { [ready] in
+        worker = DecodeWorker(paths: paths, spec: spec, carried: previous?.worker.carry(), diskCache: cache,
+                              beforeDecode: beforeDecode) { [ready] in
             ready?.signal()
         }
         cache?.use(paths, by: ObjectIdentifier(self))
@@ -76,11 +91,23 @@ final class ImageStore: CardSource, @unchecked Sendable {
     /// Readable when decodes finished; poll it and call `drainReady()`. -1 without an eventfd.
     var readyFD: Int32 { ready?.fd ?? -1 }
 
+    /// The full card of each visible index, else its preview (`Card.isPreview`).
     func cards(for layout: FrameLayout) -> [Int: Card] {
+        let direction = motion.update(layout)
+        return want(layout, direction: direction).shown
+    }
+
+    /// Tells the worker what `layout` needs; returns the full-card window and the visible cards.
+    private func want(_ layout: FrameLayout, direction: Int) -> (wanted: [Int], shown: [Int: Card]) {
         let spec = spec(for: layout)
         let visible = visibleIndices(layout)
-        return worker.want(window(visible: visible, selected: layout.selectedIndex, spec: spec, atRest: !layout.isMoving),
-                           spec: spec, visible: visible)
+        let wanted = window(visible: visible, selected: layout.selectedIndex, spec: spec, atRest: !layout.isMoving,
+                            direction: direction)
+        let key = [layout.selectedIndex, direction, spec.width, spec.height]
+        let previews = previewMemo?.key == key ? previewMemo?.window ?? []
+            : previewWindow(selected: layout.selectedIndex, spec: spec, direction: direction)
+        previewMemo = (key, previews)
+        return (wanted, worker.want(wanted, previews: previews, ahead: previewsAhead, spec: spec, visible: visible))
     }
 
     /// Clears `readyFD` and says which indices finished (ready or failed) since the last call.
@@ -97,12 +124,11 @@ final class ImageStore: CardSource, @unchecked Sendable {
 
     /// Blocks until everything the store keeps for `layout` (the visible cards and what it
     /// prefetches) is decoded or failed: a page change after a rest, for the benchmark.
+    /// Previews of the wider window too.
     func waitUntilPrefetched(for layout: FrameLayout) {
-        let spec = spec(for: layout)
-        let visible = visibleIndices(layout)
-        let wanted = window(visible: visible, selected: layout.selectedIndex, spec: spec, atRest: !layout.isMoving)
-        _ = worker.want(wanted, spec: spec, visible: visible)
+        let wanted = want(layout, direction: motion.value).wanted
         worker.waitUntilLoaded(wanted)
+        worker.waitUntilPreviewsLoaded()
     }
 
     /// Blocks until `indices` are decoded (or failed) at the current card size.
@@ -113,6 +139,7 @@ final class ImageStore: CardSource, @unchecked Sendable {
     func failure(at index: Int) -> ImageError? { worker.failure(at: index) }
 
     var cachedCount: Int { worker.cachedCount }
+    var previewCount: Int { worker.previewCount }
 
     // MARK: - Window
 
@@ -131,11 +158,12 @@ final class ImageStore: CardSource, @unchecked Sendable {
         return layout.cards.reversed().map(\.index).filter { paths.indices.contains($0) && seen.insert($0).inserted }
     }
 
-    /// What to keep and decode, most urgent first: the visible cards, then neighbours of the
-    /// selected card by distance (the playlist loops), then at rest the next card forward not
-    /// kept yet; within the cache budget. The card behind is dropped when it leaves the screen,
-    /// so the forward one decodes beside no more cards than a page change's decode does.
-    func window(visible: [Int], selected: Int, spec: CardSpec, atRest: Bool = false) -> [Int] {
+    /// What to keep and decode: the visible cards, then neighbours of the selected card by
+    /// distance (the playlist loops), then at rest the next card forward not kept yet; within
+    /// the cache budget. The card behind is dropped when it leaves the screen, so the forward
+    /// one decodes beside no more cards than a page change's decode does. Returned in decode
+    /// order (`DecodeOrder`): the selected card, then the side of `direction`, then the rest.
+    func window(visible: [Int], selected: Int, spec: CardSpec, atRest: Bool = false, direction: Int = 1) -> [Int] {
         var order = visible
         let count = paths.count
         func wrapped(_ index: Int) -> Int { ((index % count) + count) % count }
@@ -150,6 +178,21 @@ final class ImageStore: CardSource, @unchecked Sendable {
             }
         }
         let budget = max(visible.count, cacheBytes / max(1, spec.byteCount))
-        return Array(order.prefix(budget))
+        return DecodeOrder(count: count, selected: selected, direction: direction).sorted(Array(order.prefix(budget)))
+    }
+
+    /// Previews decoded before the off-screen full cards: two beyond the neighbours each side,
+    /// what the next page change can bring in (see `previewWindow`).
+    var previewsAhead: Int { 2 * (neighbours + 2) + 1 }
+
+    /// The indices whose previews are kept: the nearest to the selected card, as many as fit in
+    /// `cacheMB / previewShare` (at least `previewsAhead`); the `previewsAhead` nearest first,
+    /// each part in decode order. Empty for cards too small to have previews.
+    func previewWindow(selected: Int, spec: CardSpec, direction: Int = 1) -> [Int] {
+        guard let preview = spec.preview, !paths.isEmpty else { return [] }
+        let fit = cacheBytes / Self.previewShare / max(1, preview.byteCount)
+        let order = DecodeOrder(count: paths.count, selected: selected, direction: direction)
+        let ahead = order.nearest(previewsAhead)
+        return ahead + order.nearest(max(fit, previewsAhead)).filter { !ahead.contains($0) }
     }
 }

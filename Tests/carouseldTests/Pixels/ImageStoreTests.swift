@@ -71,17 +71,20 @@ final class ImageStoreTests: XCTestCase {
     func testWindowWrapsAroundThePlaylistAndRespectsTheBudget() {
         let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27), neighbours: 2)
         let spec = CardSpec(width: 48, height: 27)
-        XCTAssertEqual(store.window(visible: [0], selected: 0, spec: spec), [0, 1, 7, 2, 6])
-        XCTAssertEqual(store.window(visible: [7, 6, 0], selected: 7, spec: spec), [7, 6, 0, 1, 5])
+        // In decode order: the selected card, then forward (the default motion), then behind.
+        XCTAssertEqual(store.window(visible: [0], selected: 0, spec: spec), [0, 1, 2, 7, 6])
+        XCTAssertEqual(store.window(visible: [7, 6, 0], selected: 7, spec: spec), [7, 0, 1, 6, 5])
+        XCTAssertEqual(store.window(visible: [7, 6, 0], selected: 7, spec: spec, direction: -1), [7, 6, 5, 0, 1],
+                       "moving back: the cards behind first")
         // The default: one neighbour each side of the selected card, beyond the visible ones.
         let daemon = ImageStore(paths: paths, spec: spec)
         XCTAssertEqual(daemon.neighbours, 1)
-        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 0, spec: spec), [7, 0, 1], "moving")
-        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 0, spec: spec, atRest: true), [7, 0, 1, 2],
+        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 0, spec: spec), [0, 1, 7], "moving")
+        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 0, spec: spec, atRest: true), [0, 1, 2, 7],
                        "at rest the next card forward is prefetched")
-        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 1, spec: spec), [7, 0, 1, 2], "paging on: the next card decodes at once")
+        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 1, spec: spec), [1, 2, 0, 7], "paging on: the next card decodes at once")
         XCTAssertEqual(daemon.window(visible: [0], selected: 0, spec: spec), [0, 1, 7], "neighbours off screen are prefetched")
-        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 7, spec: spec, atRest: true), [7, 0, 1, 6, 2],
+        XCTAssertEqual(daemon.window(visible: [7, 0, 1], selected: 7, spec: spec, atRest: true), [7, 0, 1, 2, 6],
                        "the forward card is the first one not kept, wrapping round the playlist")
         // A 1 MB budget holds one 1000x500 card: only the visible one is kept.
         let small = ImageStore(paths: paths, spec: CardSpec(width: 1000, height: 500), cacheMB: 1)

@@ -121,6 +121,9 @@ struct Benchmark {
                 figures.bilinearPixels += compositor.lastCardPixels.scaled
             }
         }
+        // `targets` point into `images`' memory: without this, an optimised build may free them
+        // after their last use above (the fill) and compose into freed memory.
+        withExtendedLifetime(images) {}
         return figures
     }
 
@@ -162,21 +165,37 @@ struct Benchmark {
         return figures
     }
 
+    /// Frames of a real-time paging run by what their visible cards showed.
+    struct PagingFigures {
+        /// Frames with a visible card in the background colour: neither card nor preview yet.
+        var missing = 0
+        /// Frames with a visible card shown as its preview (the full card not decoded yet).
+        var previews = 0
+        var frames = 0
+        var summary: String {
+            "\(missing) of \(frames) frames showed a background-coloured card, \(previews) a preview"
+        }
+    }
+
     /// Pages forward `pageChanges` times in real time (60 Hz frames on the wall clock, the next
     /// page `rest` seconds after the strip settles) with the daemon's store and its decode
     /// worker, and counts the frames that had to show a visible card in the background colour
-    /// because its picture was not decoded yet. Returns (such frames, all frames).
+    /// (neither its card nor its preview decoded yet) and those that showed a preview.
+    /// `slowDecodes`: seconds added before each full-card decode, a slow box's decode thread.
     func framesWithMissingCards(config: CarouselConfig, paths: [String], pageChanges: Int,
-                                rest: Double) -> (missing: Int, frames: Int) {
+                                rest: Double, slowDecodes: Double = 0) -> PagingFigures {
         var config = config
         config.interval = 0
         var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
-        let store = ImageStore(paths: paths, config: config, viewport: viewport)
+        let delay = UInt32(max(0, slowDecodes) * 1e6)
+        let slow: @Sendable (Int, Bool) -> Void = { _, preview in if !preview { usleep(delay) } }
+        let store = ImageStore(paths: paths, spec: cardSpec(config: config), cacheMB: ShellSettings().cacheMB,
+                               beforeDecode: delay > 0 ? slow : nil)
         let compositor = Compositor(config: config, store: store)
-        guard let target = PixelImage(width: width, height: height) else { return (0, 0) }
+        guard let target = PixelImage(width: width, height: height) else { return PagingFigures() }
         store.waitUntilLoaded(for: engine.layout()) // the first picture, as at start-up
         let start = Stopwatch.now()
-        var missing = 0, frames = 0, changes = 0
+        var figures = PagingFigures(), changes = 0
         var settled = 0.0
         while changes < pageChanges || engine.isMoving {
             let now = Stopwatch.now() - start
@@ -186,13 +205,14 @@ struct Benchmark {
             if wasMoving && !engine.isMoving { settled = now }
             let layout = engine.layout()
             let ready = store.cards(for: layout)
-            if layout.cards.contains(where: { ready[$0.index] == nil }) { missing += 1 }
+            if layout.cards.contains(where: { ready[$0.index] == nil }) { figures.missing += 1 }
+            if layout.cards.contains(where: { ready[$0.index]?.isPreview == true }) { figures.previews += 1 }
             compositor.compose(layout, into: target.buffer)
-            frames += 1
-            let next = Double(frames) / 60 - (Stopwatch.now() - start)
+            figures.frames += 1
+            let next = Double(figures.frames) / 60 - (Stopwatch.now() - start)
             if next > 0 { usleep(UInt32(next * 1e6)) }
         }
-        return (missing, frames)
+        return figures
     }
 
     /// Pages through the whole playlist like the daemon, back to back, and returns the peak
