@@ -42,7 +42,7 @@ enum PlaylistParser {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isLineFeed)
         for (offset, raw) in lines.enumerated() {
             let lineNumber = offset + 1
-            let line = raw.trimmingWhitespace()
+            let line = raw.trimmingLineSpaces()
             if line.isEmpty { continue }
             if !line.hasPrefix("#") {
                 entries += 1
@@ -82,8 +82,8 @@ enum PlaylistParser {
     private static func parseExtinf(_ body: Substring, file: String, line: Int,
                                     warnings: inout [ConfigProblem]) -> (Double?, String?, Int) {
         let comma = body.firstIndex(of: ",")
-        let secondsText = (comma.map { body[..<$0] } ?? body).trimmingWhitespace()
-        let titleText = comma.map { body[body.index(after: $0)...].trimmingWhitespace() }
+        let secondsText = (comma.map { body[..<$0] } ?? body).trimmingLineSpaces()
+        let titleText = comma.map { body[body.index(after: $0)...].trimmingLineSpaces() }
         let title = titleText.flatMap { $0.isEmpty ? nil : String($0) }
         guard let seconds = Double(secondsText), seconds.isFinite else {
             warnings.append(ConfigProblem(file: file, line: line, key: "#EXTINF", message:
@@ -101,8 +101,10 @@ enum PlaylistParser {
 }
 
 extension Substring {
-    /// Drops spaces, tabs and the `\r` of CRLF line ends at both ends.
-    func trimmingWhitespace() -> Substring {
+    /// Drops spaces, tabs and the `\r` of CRLF line ends at both ends of one playlist line
+    /// (a name differs from `trimmingWhitespace`, which also drops line breaks: a Substring
+    /// would otherwise get this one where that one was meant).
+    func trimmingLineSpaces() -> Substring {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
             return self[endIndex...]
