@@ -42,7 +42,7 @@ for _ in range(100):
     c = socket.socket(socket.AF_UNIX)
     c.connect(path)
     clients.append(c)
-busy = served = broken = 0
+busy = served = reset = broken = 0
 for c in clients:
     try:
         c.sendall(b"bogus\n" * 10 + b"status\n")
@@ -51,6 +51,12 @@ for c in clients:
 for c in clients:
     try:
         got = lines(c, 11, timeout=10)
+    except ConnectionResetError:
+        # Refused: a request that reached the daemon just as it closed the connection turns its
+        # "busy" line into a reset. Still refused, never served in part.
+        reset += 1
+        c.close()
+        continue
     except (OSError, ValueError):
         got = []
     if got and "busy" in (got[0].get("error") or ""):
@@ -60,5 +66,6 @@ for c in clients:
     else:
         broken += 1
     c.close()
-print(f"100 clients at once: {served} served in full, {busy} told busy, {broken} broken")
-sys.exit(0 if len(answers) == 1001 and errors == 1000 and ok and broken == 0 and served >= 16 else 1)
+print(f"100 clients at once: {served} served in full, {busy} told busy, {reset} refused by a reset, {broken} broken")
+sys.exit(0 if len(answers) == 1001 and errors == 1000 and ok and broken == 0 and served >= 16
+         and served + busy + reset == 100 else 1)
