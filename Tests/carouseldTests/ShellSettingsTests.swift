@@ -40,7 +40,7 @@ final class ShellSettingsTests: XCTestCase {
         let settings = options.overriding(config)
         XCTAssertEqual(settings.rotation, 180)
         XCTAssertEqual(settings.output, "HDMI-A-1")
-        XCTAssertEqual(options.outputSettings(config).connector, "HDMI-A-1")
+        XCTAssertEqual(OutputSettings(settings).connector, "HDMI-A-1")
     }
 
     func testOutputTablesWinOverTheShorthand() {

@@ -29,8 +29,6 @@ struct DaemonOptions {
         return settings
     }
 
-    /// The display settings: config keys, with the command line winning.
-    func outputSettings(_ shell: ShellSettings) -> OutputSettings { OutputSettings(overriding(shell)) }
 }
 
 /// Wires the daemon's parts to one event loop: config directory (inotify, SIGHUP), image stores
@@ -46,6 +44,8 @@ final class DaemonRunner {
     private let signals: SignalSource
     let notifier = Notifier()
     let live: LiveConfig
+    /// KMS, fbdev or Wayland, as resolved at start.
+    private let backend: DisplayBackend
     /// Which screens show which carousel; fixed until restart (like output and mode).
     private let plan: ScreenPlan
     /// One per screen of the plan.
@@ -100,6 +100,7 @@ final class DaemonRunner {
                  + (loaded.playlistFile ?? loaded.mediaDirectory))
         let shell = options.overriding(loaded.shell)
         let backend = shell.backend.resolved
+        self.backend = backend
         let plan = Self.makePlan(shell, config: loaded.config, backend: backend)
         self.plan = plan
         do {
@@ -129,8 +130,10 @@ final class DaemonRunner {
         try wire()
     }
 
-    /// The screens to drive. Without `[[output]]` tables on KMS, every connector connected now.
-    private static func makePlan(_ shell: ShellSettings, config: CarouselConfig, backend: DisplayBackend) -> ScreenPlan {
+    /// The screens to drive. Without `[[output]]` tables on KMS, every connector in `connected`,
+    /// or (nil) every connector connected now.
+    private static func makePlan(_ shell: ShellSettings, config: CarouselConfig, backend: DisplayBackend,
+                                 connected: [String]? = nil) -> ScreenPlan {
         guard backend == .drm || backend == .auto else {
             if !shell.outputs.isEmpty {
                 Log.warning("[[output]] tables are for KMS screens; the \(backend.rawValue) backend shows one screen")
@@ -139,7 +142,7 @@ final class DaemonRunner {
             single.outputs = []
             return ScreenPlan.make(shell: single, config: config)
         }
-        let connected = shell.outputTables(config).isEmpty ? DisplayOpener.connectedConnectors() : []
+        let connected = shell.outputTables(config).isEmpty ? connected ?? DisplayOpener.connectedConnectors() : []
         return ScreenPlan.make(shell: shell, config: config, connected: connected)
     }
 
@@ -218,7 +221,6 @@ final class DaemonRunner {
                 reconfigureInput(live.current.shell)
             }
             group.onStoresChanged = { [unowned self] in watchStores() }
-            group.daemon.rearrange()
         }
         if let wayland { wireWayland(wayland) }
         try loop.add(fd: signals.fd, name: "signals") { [unowned self] in
@@ -411,12 +413,9 @@ extension DaemonRunner: ReloadTarget {
     var selectedIndex: Int { lead.engine.selectedIndex }
 
     func swapIn(_ loaded: LoadedConfig, keepIndex: Int?, now: Double) {
-        let shell = options.overriding(loaded.shell)
-        var single = shell
-        if wayland != nil { single.outputs = [] }
-        // Without tables, the screens in use stay the ones found at start.
-        let next = ScreenPlan.make(shell: single, config: loaded.config,
-                                   connected: plan.screens.count > 1 ? plan.screens.compactMap(\.connector) : [])
+        // The same rules as at start; without tables, the screens in use stay the ones found then.
+        let next = Self.makePlan(options.overriding(loaded.shell), config: loaded.config, backend: backend,
+                                 connected: plan.screens.compactMap(\.connector))
         if next.screens != plan.screens || (plan.screens.count > 1 && next.layout != plan.layout) {
             Log.notice("output, layout, mode, rotation and force_legacy changes take effect when carouseld restarts")
         }

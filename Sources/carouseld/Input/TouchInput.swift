@@ -83,14 +83,9 @@ final class InputSource {
         return turned
     }
 
-    /// After a config reload or a mode change: rotation, screen size and the touch/keyboard/pointer
-    /// switches take effect at once. A changed `seat` needs a new `InputSource`.
-    func reconfigure(settings: ShellSettings, screen: Size) {
-        reconfigure(settings: settings, targets: [TouchTarget(group: 0, screen: screen, rotation: settings.rotation)],
-                    routing: routing)
-    }
-
-    /// The same for several screens. Devices keep the screen they were given while the number
+    /// After a config reload or a change of the screens: rotation, screen sizes and the
+    /// touch/keyboard/pointer switches take effect at once (a changed `seat` needs a new
+    /// `InputSource`). Devices keep the screen they were given while the number
     /// of screens stays; otherwise they go to the first.
     func reconfigure(settings: ShellSettings, targets: [TouchTarget], routing: TouchRouting) {
         if targets.count != translators.count {

@@ -18,15 +18,11 @@ struct LocalTime: Equatable, Sendable {
 
     init(weekday: Int, minute: Int) { self.weekday = weekday; self.minute = minute }
 
-    /// The first whole local minute after `seconds` at which `changed` flips, within 8 days;
-    /// nil when it never does. Minute by minute through real times, so a DST change (a
-    /// missing or repeated hour) is what the local clock shows, not arithmetic on it.
-    static func nextChange(after seconds: Double, _ value: (LocalTime) -> Bool) -> Double? {
-        nextChangeOfValue(after: seconds, value)
-    }
-
-    /// The same for any value (the daypart in force).
-    static func nextChangeOfValue<T: Equatable>(after seconds: Double, _ value: (LocalTime) -> T) -> Double? {
+    /// The first whole local minute after `seconds` at which `value` (the schedule's on/off, the
+    /// daypart in force) changes, within 8 days; nil when it never does. Minute by minute
+    /// through real times, so a DST change (a missing or repeated hour) is what the local clock
+    /// shows, not arithmetic on it.
+    static func nextChange<T: Equatable>(after seconds: Double, _ value: (LocalTime) -> T) -> Double? {
         let now = value(LocalTime(seconds))
         var t = (seconds / 60).rounded(.down) * 60 + 60
         let end = seconds + 8 * 86_400

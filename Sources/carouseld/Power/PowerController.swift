@@ -34,7 +34,11 @@ final class PowerController {
 
     /// A touch; true when it woke the screen (the touch then does nothing else).
     func touched() -> Bool {
-        let woke = power.touched(at: RealtimeTimer.now())
+        let now = RealtimeTimer.now()
+        // Every touch frame comes this way: on a lit screen no touch woke, it changes nothing,
+        // and the schedule's next change need not be looked for again.
+        guard !power.isOn(at: now) || power.wokenUntil != nil else { return false }
+        let woke = power.touched(at: now)
         apply()
         return woke
     }

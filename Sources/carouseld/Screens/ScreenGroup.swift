@@ -44,6 +44,9 @@ final class ScreenGroup {
             arrangement = fullPlan.arrangement(of: plan, sizes: layout == .span ? lastSizes : sizes)
             return arrangement?.viewport
         }
+        // The daemon laid the engine out for its first screen: lay it out for all of them once,
+        // then make the renderers (a screen change does both again through `onResize`).
+        daemon.rearrange()
         rebuildRenderers()
     }
 
