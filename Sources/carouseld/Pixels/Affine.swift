@@ -20,6 +20,21 @@ struct Affine: Equatable {
         (a * x + c * y + tx, b * x + d * y + ty)
     }
 
+    /// The map back. Every map built here can be inverted: its scales are never 0.
+    var inverse: Affine {
+        let det = a * d - b * c
+        precondition(det != 0, "singular map")
+        let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
+        return Affine(a: ia, b: ib, c: ic, d: id, tx: -(ia * tx + ic * ty), ty: -(ib * tx + id * ty))
+    }
+
+    /// The whole-pixel rectangle covering the image of `rect` (for maps that keep axes).
+    func enclosing(_ rect: IntRect) -> IntRect {
+        let corners = [apply(Double(rect.x), Double(rect.y)), apply(Double(rect.maxX), Double(rect.maxY))]
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        return IntRect(enclosing: xs.min()!, ys.min()!, xs.max()! - xs.min()!, ys.max()! - ys.min()!)
+    }
+
     var pixmanTransform: pixman_transform {
         var f = pixman_f_transform(m: ((a, c, tx), (b, d, ty), (0, 0, 1)))
         var t = pixman_transform()

@@ -45,7 +45,7 @@ enum ImageDecoder {
     }
 
     private static func makeCard(from decoded: consuming Decoded, spec: CardSpec) throws(ImageError) -> Card {
-        switch decoded {
+        switch consume decoded {
         case .whole(let decoded): return try CardScaler.makeCard(from: decoded, spec: spec)
         case .rows(let rows): return try CardScaler.makeCard(from: rows, spec: spec)
         }
