@@ -28,6 +28,9 @@ struct cjs_decoder {
     int failed;
     /// CMYK or YCCK: libjpeg gives C,M,Y,K rows (4 bytes a pixel, like BGRA), turned to BGRA here.
     int cmyk;
+    /// A draft of a progressive file: its rows come from the first scans only (buffered-image
+    /// mode), and the rest of the file is never read.
+    int draft;
     char message[JMSG_LENGTH_MAX];
 };
 
@@ -108,7 +111,28 @@ static void use_fd_source(cjs_decoder *decoder, int fd, size_t limit) {
     decoder->info.src = &source->manager;
 }
 
-cjs_decoder *cjs_open(int fd, size_t size, int scale_num, int scale_denom,
+// True once every component's DC coefficients have arrived: enough for a picture at 1/8,
+// where each 8x8 block is one pixel of its average colour.
+static int every_dc_seen(j_decompress_ptr info) {
+    if (!info->coef_bits) return 0;
+    for (int component = 0; component < info->num_components; component++) {
+        if (info->coef_bits[component][0] < 0) return 0;
+    }
+    return 1;
+}
+
+// Reads scans until every component has its DC coefficients (usually the first scan alone, a
+// few percent of the file), then starts an output pass over what has arrived.
+static void start_draft_output(cjs_decoder *decoder) {
+    for (;;) {
+        int status = jpeg_consume_input(&decoder->info);
+        if (status == JPEG_REACHED_EOI || status == JPEG_SUSPENDED) break;
+        if (status == JPEG_SCAN_COMPLETED && every_dc_seen(&decoder->info)) break;
+    }
+    jpeg_start_output(&decoder->info, decoder->info.input_scan_number);
+}
+
+cjs_decoder *cjs_open(int fd, size_t size, int scale_num, int scale_denom, int draft,
                       char *error, size_t error_size, int *unsupported) {
     *unsupported = 0;
     cjs_decoder *decoder = calloc(1, sizeof *decoder);
@@ -134,7 +158,14 @@ cjs_decoder *cjs_open(int fd, size_t size, int scale_num, int scale_denom,
     decoder->info.scale_num = (unsigned)scale_num;
     decoder->info.scale_denom = (unsigned)scale_denom;
     decoder->info.out_color_space = decoder->cmyk ? JCS_CMYK : JCS_EXT_BGRA;
+    // A baseline file has one scan: its draft is the whole decode at this scale.
+    decoder->draft = draft && jpeg_has_multiple_scans(&decoder->info);
+    decoder->info.buffered_image = decoder->draft ? TRUE : FALSE;
+    // Smoothing guesses missing AC coefficients from the next block rows' DC values, and so
+    // reads ahead into later scans near the bottom; a 1/8 draft shows no AC anyway.
+    if (decoder->draft) decoder->info.do_block_smoothing = FALSE;
     jpeg_start_decompress(&decoder->info);
+    if (decoder->draft) start_draft_output(decoder);
     return decoder;
 }
 
@@ -175,8 +206,23 @@ int cjs_read_rows(cjs_decoder *decoder, unsigned char *destination, size_t pitch
     return 0;
 }
 
+static int read_and_drop_rows(cjs_decoder *decoder, int rows) {
+    unsigned char *row = malloc((size_t)decoder->info.output_width * 4);
+    if (!row) {
+        snprintf(decoder->message, sizeof decoder->message, "out of memory");
+        decoder->failed = 1;
+        return -1;
+    }
+    int result = 0;
+    for (int done = 0; done < rows && result == 0; done++) result = cjs_read_rows(decoder, row, 0, 1);
+    free(row);
+    return result;
+}
+
 int cjs_skip_rows(cjs_decoder *decoder, int rows) {
     if (decoder->failed) return -1;
+    // jpeg_skip_scanlines is not made for buffered-image mode; a draft is small anyway.
+    if (decoder->draft) return read_and_drop_rows(decoder, rows);
     if (setjmp(decoder->jump)) return -1;
     if (rows > 0) jpeg_skip_scanlines(&decoder->info, (JDIMENSION)rows);
     return decoder->failed ? -1 : 0;
@@ -184,21 +230,13 @@ int cjs_skip_rows(cjs_decoder *decoder, int rows) {
 
 int cjs_finish(cjs_decoder *decoder) {
     if (decoder->failed) return -1;
+    // The scans after the draft's are left unread: damage there is the full decode's to find.
+    if (decoder->draft) return 0;
     JDIMENSION left = decoder->info.output_height - decoder->info.output_scanline;
     // Skipping to the bottom would mark the end reached without decoding the rest, so a file
     // cut off there would pass: skip all but the last row and decode that one.
     if (left > 1 && cjs_skip_rows(decoder, (int)(left - 1)) != 0) return -1;
-    if (left > 0) {
-        unsigned char *row = malloc((size_t)decoder->info.output_width * 4);
-        if (!row) {
-            snprintf(decoder->message, sizeof decoder->message, "out of memory");
-            decoder->failed = 1;
-            return -1;
-        }
-        int result = cjs_read_rows(decoder, row, 0, 1);
-        free(row);
-        if (result != 0) return -1;
-    }
+    if (left > 0 && read_and_drop_rows(decoder, 1) != 0) return -1;
     if (setjmp(decoder->jump)) return -1;
     jpeg_finish_decompress(&decoder->info);
     return decoder->failed ? -1 : 0;

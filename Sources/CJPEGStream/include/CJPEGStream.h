@@ -16,8 +16,11 @@ typedef struct cjs_decoder cjs_decoder;
 /// `scale_num`/`scale_denom` into 32-bit B,G,R,A rows (alpha 0xFF). Returns NULL on failure
 /// with the reason in `error`. CMYK and YCCK files come out as BGRA too (converted in the shim,
 /// inverted Adobe inks understood). `*unsupported` is set to 0 and kept for callers that fall
-/// back to a whole-picture decode; no colour space sets it today.
-cjs_decoder *cjs_open(int fd, size_t size, int scale_num, int scale_denom,
+/// back to a whole-picture decode; no colour space sets it today. With `draft` set, a
+/// progressive file gives rows made from its first scans only (until every component's DC
+/// coefficients have arrived), and the rest of the file is not read: a preview at 1/8 for a
+/// fraction of the full decode's time (its coefficient arrays are still allocated whole).
+cjs_decoder *cjs_open(int fd, size_t size, int scale_num, int scale_denom, int draft,
                       char *error, size_t error_size, int *unsupported);
 
 int cjs_output_width(const cjs_decoder *decoder);

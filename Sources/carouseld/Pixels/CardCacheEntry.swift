@@ -23,7 +23,8 @@ struct CardCacheKey: Equatable, Sendable {
         device = UInt64(info.st_dev); inode = UInt64(info.st_ino); size = UInt64(info.st_size)
         mtimeNanoseconds = UInt64(bitPattern: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
         width = UInt64(spec.width); height = UInt64(spec.height)
-        fit = UInt64(FitMode.allCases.firstIndex(of: spec.fit) ?? 0)
+        // A draft (a preview) is never served for a full card of the same size.
+        fit = UInt64(FitMode.allCases.firstIndex(of: spec.fit) ?? 0) | (spec.draft ? 0x100 : 0)
         background = UInt64(spec.background.value)
         maxImagePixels = UInt64(spec.maxImagePixels)
         self.build = build

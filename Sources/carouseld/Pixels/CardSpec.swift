@@ -8,6 +8,9 @@ struct CardSpec: Equatable, Sendable {
     var fit: FitMode
     var background: RGB
     var maxImagePixels: Int
+    /// A quick approximation is enough (previews): a progressive JPEG is made from its first
+    /// scans only, which hold each block's average colour, instead of from all of them.
+    var draft = false
 
     init(width: Int, height: Int, fit: FitMode = .cover, background: RGB = RGB(0x101010),
          maxImagePixels: Int = 100_000_000) {

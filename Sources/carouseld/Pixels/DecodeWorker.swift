@@ -212,6 +212,9 @@ final class DecodeWorker: @unchecked Sendable {
                 }
             case .failure(let error):
                 failures[index] = error
+                // A draft preview reads only a progressive file's first scans, so it can exist
+                // for a file whose full decode fails: the skipped card shows nothing, not it.
+                previews[index] = nil
                 pending.failed.append(index)
             }
             condition.broadcast()

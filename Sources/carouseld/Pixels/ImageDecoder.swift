@@ -85,7 +85,7 @@ enum ImageDecoder {
         // Not held while a progressive JPEG's scans are read in (the decode's peak).
         _ = consume read
         if format == .png { return .rows(try PNGRowDecoder(file, orientation: header.orientation)) }
-        if let rows = try JPEGRowDecoder.open(file, header: header, neededScale: needed) { return .rows(rows) }
+        if let rows = try JPEGRowDecoder.open(file, header: header, neededScale: needed, draft: spec.draft) { return .rows(rows) }
         return .whole(try file.read().withUnsafeBytes { (raw) throws(ImageError) in
             try JPEGDecoder.decode(raw, header: header, neededScale: needed)
         })

@@ -17,14 +17,16 @@ final class JPEGRowDecoder: RowSource {
 
     /// Starts decoding at the smallest DCT scale giving `neededScale`; nil when libjpeg cannot
     /// give this JPEG's colours as BGRA: decode it whole with libturbojpeg. (CMYK and YCCK
-    /// are converted in the shim.)
-    static func open(_ file: ImageFile.Opened, header: ImageHeader, neededScale: Double) throws(ImageError) -> JPEGRowDecoder? {
+    /// are converted in the shim.) A `draft` of a progressive file is made from its first
+    /// scans only (`CardSpec.draft`).
+    static func open(_ file: ImageFile.Opened, header: ImageHeader, neededScale: Double,
+                     draft: Bool = false) throws(ImageError) -> JPEGRowDecoder? {
         let scale = JPEGScale.choose(width: header.width, height: header.height, needed: neededScale,
                                      available: JPEGDecoder.availableScales)
         var message = [CChar](repeating: 0, count: 200)
         var unsupported: Int32 = 0
         // At most the size checked at open (ImageFile.maxFileBytes), however the file changes.
-        let decoder = cjs_open(file.descriptor, file.size, Int32(scale.num), Int32(scale.denom),
+        let decoder = cjs_open(file.descriptor, file.size, Int32(scale.num), Int32(scale.denom), draft ? 1 : 0,
                                &message, message.count, &unsupported)
         guard let decoder else {
             if unsupported != 0 { return nil }

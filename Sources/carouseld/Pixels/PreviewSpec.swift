@@ -3,7 +3,8 @@
 ///
 /// Why 1/8: libjpeg's smallest DCT scale, a few milliseconds even for a 5K baseline JPEG
 /// (`ImageDecoder` picks the smallest scale that covers the spec); PNG and WebP simply decode
-/// to the small spec. A 1536x864 card's preview is 192x108, 83 KB.
+/// to the small spec. A preview is a draft: a progressive JPEG's comes from its first scans,
+/// which hold the block averages a 1/8 scale shows, not from all of them. A 1536x864 card's preview is 192x108, 83 KB.
 extension CardSpec {
     static let previewDivisor = 8
     static let previewMinimum = 16
@@ -15,6 +16,7 @@ extension CardSpec {
         small.width = max(Self.previewMinimum, (width + Self.previewDivisor / 2) / Self.previewDivisor)
         small.height = max(Self.previewMinimum, (height + Self.previewDivisor / 2) / Self.previewDivisor)
         guard small.width * 4 <= width, small.height * 4 <= height else { return nil }
+        small.draft = true
         return small
     }
 }

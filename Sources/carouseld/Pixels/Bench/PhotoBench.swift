@@ -12,6 +12,8 @@ struct PhotoBench {
         var facts: PhotoFacts
         /// Best of `runs` in-process decodes to the card (file read included).
         var cardSeconds: Double
+        /// Best of `runs` in-process decodes to the card's preview (a draft, `CardSpec.preview`).
+        var previewSeconds: Double?
         /// Peak RSS a fresh process gained over the decode (decode buffers, the card, code paged in).
         var peakAddedBytes: Int?
         var tool: ReferenceTools.Timing?
@@ -70,12 +72,16 @@ struct PhotoBench {
     /// nil for a file carouseld does not show.
     func row(_ path: String) throws -> Row? {
         guard let facts = PhotoFacts(path: path) else { return nil }
-        var best = Double.infinity
-        for _ in 0..<max(1, runs) {
-            best = min(best, try Stopwatch.time { _ = try ImageDecoder.makeCard(path: path, spec: spec) })
+        func best(_ spec: CardSpec) throws -> Double {
+            var best = Double.infinity
+            for _ in 0..<max(1, runs) {
+                best = min(best, try Stopwatch.time { _ = try ImageDecoder.makeCard(path: path, spec: spec) })
+            }
+            return best
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return Row(name: name, facts: facts, cardSeconds: best, peakAddedBytes: try peakAdded(path),
+        return Row(name: name, facts: facts, cardSeconds: try best(spec), previewSeconds: try spec.preview.map(best),
+                   peakAddedBytes: try peakAdded(path),
                    tool: tools.best(path: path, facts: facts, spec: spec, runs: max(1, runs)),
                    peakTargetBytes: Self.peakTarget(facts, card: spec))
     }
@@ -148,7 +154,7 @@ struct PhotoBench {
 
     // MARK: - Printing
 
-    static let header = "file | format | size | progressive | decode to card ms | peak added MB | best tool | tool ms | "
+    static let header = "file | format | size | progressive | decode to card ms | preview ms | peak added MB | best tool | tool ms | "
         + "carouseld / tool | coefficients MB | peak target MB | targets"
 
     static func line(_ row: Row) -> String {
@@ -158,7 +164,8 @@ struct PhotoBench {
         let progressive = row.facts.format == "JPEG" ? (row.facts.progressive ? "yes" : "no") : "-"
         let coefficients = row.facts.coefficientBytes.map { formatted("%.1f", Double($0) / 1_048_576) } ?? "-"
         return "\(row.name) | \(row.facts.format) | \(row.facts.width)x\(row.facts.height) | \(progressive) | "
-            + formatted("%.1f", row.cardSeconds * 1e3) + " | \(peak) | \(tool.0) | \(tool.1) | \(ratio) | \(coefficients) | "
+            + formatted("%.1f", row.cardSeconds * 1e3) + " | " + (row.previewSeconds.map { formatted("%.1f", $0 * 1e3) } ?? "-")
+            + " | \(peak) | \(tool.0) | \(tool.1) | \(ratio) | \(coefficients) | "
             + formatted("%.1f", Double(row.peakTargetBytes) / 1_048_576) + " | " + (row.meetsTargets ? "PASS" : "MISS")
     }
 
