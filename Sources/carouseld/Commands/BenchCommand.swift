@@ -38,6 +38,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Child mode: --rss-playlist goes through a card cache in this directory.", visibility: .hidden))
     var rssCache: String?
 
+    @Option(help: "The screen WIDTHxHEIGHT that frames and cards are made for.")
+    var size = "1920x1080"
+
     @Option(help: "Frames timed per compose benchmark.")
     var frames: Int = 300
 
@@ -47,13 +50,15 @@ struct BenchCommand: ParsableCommand {
     func validate() throws {
         guard (1...10_000).contains(count) else { throw ValidationError("--count \(count) must be 1...10000") }
         guard (10...100_000).contains(frames) else { throw ValidationError("--frames \(frames) must be 10...100000") }
+        guard DisplayMode(parsing: size) != nil else { throw ValidationError("--size \(size) is not WIDTHxHEIGHT") }
     }
 
     @Option(help: "wayland: only the section that composes into wl_shm-style (memfd) buffers.")
     var backend: DisplayBackend?
 
     func run() throws {
-        let bench = Benchmark()
+        var bench = Benchmark()
+        if let screen = DisplayMode(parsing: size) { (bench.width, bench.height) = (screen.width, screen.height) }
         if let decodePeak {
             // The parent's card: its size, the rest from the same default config.
             var spec = bench.cardSpec()
@@ -66,8 +71,12 @@ struct BenchCommand: ParsableCommand {
         }
         if let rssPlaylist {
             let paths = (MediaDirectory(path: rssPlaylist)?.scan().paths ?? []).filter { rssEveryFile || $0.contains("/photo-") }
-            // Room for every card: the second pass must be served from the cache alone.
-            let megabytes = paths.count * (bench.cardSpec().byteCount + 65_536) / 1_048_576 + 1
+            // Room for every card and its preview: the second pass must be served from the cache
+            // alone (a cache a little too small for a cycle misses every time: the least
+            // recently used entry is always the next one wanted).
+            let spec = bench.cardSpec()
+            let entry = { (spec: CardSpec) in (spec.width + 2) * (spec.height + 2) * 4 + CardCacheHeader.byteCount }
+            let megabytes = paths.count * (entry(spec) + (spec.preview.map(entry) ?? 0)) / 1_048_576 + 2
             let cache = rssCache.flatMap { CardCache(directory: $0, megabytes: megabytes) }
             let peak = bench.peakRSSCyclingPlaylist(Array(paths.prefix(count)), config: CarouselConfig(), cache: cache)
             for (group, bytes) in ResidentMap.groups() { print("resident \(bytes) \(group)") }
@@ -81,7 +90,8 @@ struct BenchCommand: ParsableCommand {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         if let photos {
-            let photoBench = PhotoBench(executable: "/proc/self/exe", spec: bench.cardSpec(), scratch: directory)
+            let photoBench = PhotoBench(executable: "/proc/self/exe", spec: bench.cardSpec(), scratch: directory,
+                                        screen: ["--size", size])
             _ = try photoBench.report(directory: photos, scratch: directory, pagingOnly: pagingOnly) { print($0) }
             return
         }

@@ -59,8 +59,11 @@ struct PhotoBench {
     var runs = 3
     let tools: ReferenceTools
 
-    init(executable: String, spec: CardSpec, scratch: String, runs: Int = 3) {
-        self.executable = executable; self.spec = spec; self.runs = runs
+    /// The `--size` the paging children are given, so they page at the parent's screen size.
+    let screen: [String]
+
+    init(executable: String, spec: CardSpec, scratch: String, runs: Int = 3, screen: [String] = []) {
+        self.executable = executable; self.spec = spec; self.runs = runs; self.screen = screen
         tools = ReferenceTools(scratch: scratch)
     }
 
@@ -114,7 +117,7 @@ struct PhotoBench {
         var floorGroups: [(String, Int)] = []
         func child(_ arguments: [String]) throws -> (Int, Double) {
             var result: (status: Int32, output: String) = (-1, "")
-            let seconds = try Stopwatch.time { result = try ChildProcess.run(executable, ["bench"] + arguments) }
+            let seconds = try Stopwatch.time { result = try ChildProcess.run(executable, ["bench"] + screen + arguments) }
             guard result.status == 0, let bytes = Self.value(result.output) else {
                 throw ChildProcess.Failure(description: "the paging child failed (status \(result.status)): \(result.output)")
             }
