@@ -79,6 +79,13 @@ final class WallClockSyncTests: XCTestCase {
 /// The daemon's sync driver on a real event loop, with a wall clock the test sets.
 final class WallClockDriverTests: XCTestCase {
     private var wall = 1000.0   // item 0 of 5 × 5 s from epoch 0
+    /// Set: the clock is stepped to this right after its next read.
+    private var stepAfterNextRead: Double?
+
+    private func readWall() -> Double {
+        defer { if let step = stepAfterNextRead { wall = step; stepAfterNextRead = nil } }
+        return wall
+    }
 
     private func makeGroup(loop: EventLoop) throws -> ScreenGroup {
         let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -115,6 +122,17 @@ final class WallClockDriverTests: XCTestCase {
         XCTAssertNil(sync.touchedAt, "back in sync after sync_resume")
         XCTAssertEqual(group.daemon.engine.selectedIndex, 2)
         XCTAssertTrue(group.daemon.engine.isMoving, "it animates back to the clock's picture")
+    }
+
+    func testAClockSteppedBetweenTheReadAndTheArmIsNoticed() throws {
+        let loop = try EventLoop()
+        let group = try makeGroup(loop: loop)
+        let sync = try WallClockSync(group: group, shell: shell(resume: 30), loop: loop) { [unowned self] in readWall() }
+        XCTAssertEqual(group.daemon.engine.selectedIndex, 0)
+        stepAfterNextRead = 1017   // three pictures on, just after the driver reads the clock
+        sync.configure(shell: shell(resume: 30))
+        XCTAssertEqual(group.daemon.engine.selectedIndex, 3, "the step is seen by the read after the arm")
+        XCTAssertFalse(group.daemon.engine.isMoving, "a cut, as for a step the kernel reports")
     }
 
     func testASteppedClockCutsToItsPictureWhenFarAndAnimatesWhenOneAway() throws {

@@ -86,17 +86,30 @@ final class WallClockSync {
         align(animateFarther: true)
     }
 
-    /// Puts the carousel on the clock's picture (unless touched) and arms the next change.
+    /// Arms the next change and puts the carousel on the clock's picture (unless touched).
+    ///
+    /// The timer is armed before the engine is moved, and the clock is read again once it is
+    /// armed: the kernel cancels only a timer armed when the clock is set, so a step between
+    /// the first read and the arm would go unnoticed, and the screen would keep the old clock's
+    /// picture until the old deadline. (Seen in the VM: a `date -s` during a slow frame.)
     private func align(animateFarther: Bool) {
         guard let schedule else { return }
         // A millisecond on: the timer fires at the change, and rounding must not land before it.
-        let wall = wallClock() + 0.001
+        let wall = wallClock() + 0.001, monotonic = MonotonicClock.now()
+        do { try timer.arm(at: schedule.nextChange(after: wall, lead: lead)) } catch {
+            Log.error("\(group.prefix)arming the wall-clock timer: \(error)")
+        }
+        if abs((wallClock() + 0.001 - wall) - (MonotonicClock.now() - monotonic)) > Self.stepTolerance {
+            clockStepped()
+            return
+        }
         if touchedAt == nil {
             let target = schedule.target(at: wall, lead: lead)
             group.daemon.updateEngine { $0.follow(item: target, now: MonotonicClock.now(), animateFarther: animateFarther) }
         }
-        do { try timer.arm(at: schedule.nextChange(after: wall, lead: lead)) } catch {
-            Log.error("\(group.prefix)arming the wall-clock timer: \(error)")
-        }
     }
+
+    /// More than this between the wall clock's and the monotonic clock's progress is a step,
+    /// not NTP's slewing (at most 0.5 ms a second).
+    static let stepTolerance = 0.5
 }
