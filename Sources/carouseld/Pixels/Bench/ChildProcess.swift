@@ -9,8 +9,9 @@ enum ChildProcess {
         var description: String
     }
 
-    /// The exit status (or 128 + signal) and everything the child wrote to stdout.
-    static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// The exit status (or 128 + signal) and everything the child wrote to stdout. `quiet`:
+    /// its stderr goes to /dev/null (a reference tool's own complaints; its status tells).
+    static func run(_ path: String, _ arguments: [String], quiet: Bool = false) throws -> (status: Int32, output: String) {
         let pipe = try FileDescriptor.pipe()
         let readEnd = OwnedDescriptor(pipe.readEnd)
         // Close-on-exec: the child gets only the dup2'd stdout, not the pipe's own ends.
@@ -23,6 +24,7 @@ enum ChildProcess {
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_adddup2(&actions, writeEnd.rawValue, 1)
+            if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
             let argv = ([path] + arguments).map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
             return posix_spawn(&pid, path, &actions, nil, argv, environ)

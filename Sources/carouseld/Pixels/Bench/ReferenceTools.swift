@@ -50,7 +50,7 @@ struct ReferenceTools {
             var fastest = Double.infinity
             for _ in 0..<runs {
                 var status: Int32 = -1
-                let seconds = Stopwatch.time { status = (try? ChildProcess.run(tool, arguments).status) ?? -1 }
+                let seconds = Stopwatch.time { status = (try? ChildProcess.run(tool, arguments, quiet: true).status) ?? -1 }
                 guard status == 0 else { fastest = .infinity; break }
                 fastest = min(fastest, seconds)
             }
