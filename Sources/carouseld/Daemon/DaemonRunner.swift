@@ -28,7 +28,6 @@ struct DaemonOptions {
         if let backend { settings.backend = backend }
         return settings
     }
-
 }
 
 /// Wires the daemon's parts to one event loop: config directory (inotify, SIGHUP), image stores

@@ -194,7 +194,7 @@ final class DecodeWorker: @unchecked Sendable {
             condition.unlock()
             beforeDecode?(index, isPreview)
             let result = Result { () throws(ImageError) in try makeCard(path: paths[index], spec: job.spec) }
-            // A preview's failure is the file's: the same decoder reads the same bytes.
+            // A preview's failure is the file's: what it read (for a draft, the first scans) is bad.
             if case .failure(let error) = result { Log.warning("skipping \(paths[index]): \(error)") }
             condition.lock()
             inFlight = nil

@@ -20,18 +20,27 @@ struct PixelTurn {
     func copy(from source: UnsafeRawPointer, stride sourceStride: Int, width: Int, height: Int,
               to target: UnsafeMutableRawPointer, stride targetStride: Int, rect: IntRect) {
         guard !rect.isEmpty else { return }
+        // The source pixel under a target pixel; the map keeps axes, so the rect's corners bound the rest.
+        func sourcePixel(_ x: Int, _ y: Int) -> (x: Int, y: Int) {
+            let p = map.apply(Double(x) + 0.5, Double(y) + 0.5)
+            return (Int(p.x.rounded(.down)), Int(p.y.rounded(.down)))
+        }
+        for (x, y) in [(rect.x, rect.y), (rect.maxX - 1, rect.maxY - 1)] {
+            let p = sourcePixel(x, y)
+            precondition((0..<width).contains(p.x) && (0..<height).contains(p.y), "outside the source")
+        }
         let step = Int(map.a) * 4 + Int(map.b) * sourceStride // source bytes per target pixel along a row
+        let rowStep = Int(map.c) * 4 + Int(map.d) * sourceStride // and per target row
+        let first = sourcePixel(rect.x, rect.y)
+        var rowStart = source + first.y * sourceStride + first.x * 4
         for y in rect.y..<rect.maxY {
-            let first = map.apply(Double(rect.x) + 0.5, Double(y) + 0.5)
-            let last = map.apply(Double(rect.maxX) - 0.5, Double(y) + 0.5)
-            let xs = [first.x, last.x].map { Int($0.rounded(.down)) }, ys = [first.y, last.y].map { Int($0.rounded(.down)) }
-            precondition(xs.allSatisfy((0..<width).contains) && ys.allSatisfy((0..<height).contains), "outside the source")
-            var from = source + ys[0] * sourceStride + xs[0] * 4
+            var from = rowStart
             let to = (target + y * targetStride + rect.x * 4).assumingMemoryBound(to: UInt32.self)
             for x in 0..<rect.width {
                 to[x] = from.load(as: UInt32.self)
                 from += step
             }
+            rowStart += rowStep
         }
     }
 }

@@ -3,8 +3,9 @@
 ///
 /// Why 1/8: libjpeg's smallest DCT scale, a few milliseconds even for a 5K baseline JPEG
 /// (`ImageDecoder` picks the smallest scale that covers the spec); PNG and WebP simply decode
-/// to the small spec. A preview is a draft: a progressive JPEG's comes from its first scans,
-/// which hold the block averages a 1/8 scale shows, not from all of them. A 1536x864 card's preview is 192x108, 83 KB.
+/// to the small spec. A 1536x864 card's preview is 192x108, 83 KB. A preview is a draft: a
+/// progressive JPEG's comes from its first scans, which hold the block averages a 1/8 scale
+/// shows, not from all of them.
 extension CardSpec {
     static let previewDivisor = 8
     static let previewMinimum = 16

@@ -94,12 +94,13 @@ final class WallClockSync {
     /// picture until the old deadline. (Seen in the VM: a `date -s` during a slow frame.)
     private func align(animateFarther: Bool) {
         guard let schedule else { return }
+        let (read, monotonic) = (wallClock(), MonotonicClock.now())
         // A millisecond on: the timer fires at the change, and rounding must not land before it.
-        let wall = wallClock() + 0.001, monotonic = MonotonicClock.now()
+        let wall = read + 0.001
         do { try timer.arm(at: schedule.nextChange(after: wall, lead: lead)) } catch {
             Log.error("\(group.prefix)arming the wall-clock timer: \(error)")
         }
-        if abs((wallClock() + 0.001 - wall) - (MonotonicClock.now() - monotonic)) > Self.stepTolerance {
+        if abs((wallClock() - read) - (MonotonicClock.now() - monotonic)) > Self.stepTolerance {
             clockStepped()
             return
         }

@@ -19,35 +19,40 @@ extension PhotoBench {
         for made in [empty, cache] { mkdir(made, 0o700) }
         if pagingOnly {
             print("carouseld bench --photos \(directory) --paging-only: \(paths.count) pictures to a \(spec.width)x\(spec.height) card")
-            let paging = try paging(directory: directory, files: paths.count, cacheDirectory: cache, emptyDirectory: empty)
-            report.paging = paging
-            Self.lines(paging).forEach(print)
-            return report
+        } else {
+            report.rows = try table(paths, directory: directory, skipped: &report.skipped, print: print)
         }
+        let paging = try paging(directory: directory, files: paths.count, cacheDirectory: cache, emptyDirectory: empty)
+        report.paging = paging
+        Self.lines(paging).forEach(print)
+        return report
+    }
+
+    /// The per-picture table and its summary lines; the rows of the pictures carouseld shows.
+    private func table(_ paths: [String], directory: String, skipped: inout [String],
+                       print: (String) -> Void) throws -> [Row] {
+        var rows: [Row] = []
         print("carouseld bench --photos \(directory): \(paths.count) pictures to a \(spec.width)x\(spec.height) card "
               + "(\(spec.fit.rawValue)); decode times best of \(max(1, runs)), tools: "
               + (tools.available.isEmpty ? "none installed" : tools.available.joined(separator: ", ")))
         print(Self.header)
         for path in paths {
             if let row = try row(path) {
-                report.rows.append(row)
+                rows.append(row)
                 print(Self.line(row))
             } else {
-                report.skipped.append(path)
+                skipped.append(path)
                 print("\(path.split(separator: "/").last ?? ""): skipped (not a picture carouseld shows)")
             }
         }
-        let ratios = report.rows.compactMap(\.ratio)
+        let ratios = rows.compactMap(\.ratio)
         if let worst = ratios.max() {
-            print(formatted("carouseld / best tool: median %.2f, worst %.2f over %d pictures (target <= 1.5)",
-                            ratios.sorted()[ratios.count / 2], worst, ratios.count))
+            print(formatted("carouseld / best tool: median %.2f, worst %.2f over %d pictures (target <= %.1f)",
+                            ratios.sorted()[ratios.count / 2], worst, ratios.count, Self.ratioTarget))
         }
-        let missed = report.rows.filter { !$0.meetsTargets }.map(\.name)
-        print("\(report.rows.count - missed.count) of \(report.rows.count) pictures within both targets"
+        let missed = rows.filter { !$0.meetsTargets }.map(\.name)
+        print("\(rows.count - missed.count) of \(rows.count) pictures within both targets"
               + (missed.isEmpty ? "" : "; missed: " + missed.joined(separator: ", ")))
-        let paging = try paging(directory: directory, files: paths.count, cacheDirectory: cache, emptyDirectory: empty)
-        report.paging = paging
-        Self.lines(paging).forEach(print)
-        return report
+        return rows
     }
 }
