@@ -78,7 +78,7 @@ final class ConfigParserTests: XCTestCase {
 
     func testEveryKeyIsListedOnce() {
         XCTAssertEqual(ConfigKey.all.count, Set(ConfigKey.all.map(\.name)).count)
-        XCTAssertEqual(ConfigKey.all.count, 43, "a CarouselConfig or ShellSettings property was added or removed: map it here")
+        XCTAssertEqual(ConfigKey.all.count, 44, "a CarouselConfig or ShellSettings property was added or removed: map it here")
     }
 
     /// Each key given a value of the wrong type: one problem, on the key's line, naming the expected type.
@@ -86,7 +86,7 @@ final class ConfigParserTests: XCTestCase {
         let wrongByKind: [(keys: [String], value: String, expected: String)] = [
             (["interval", "spacing", "center_scale", "side_scale", "center_opacity", "side_opacity", "dot_size",
               "dot_spacing", "dots_margin", "spring_response", "spring_damping", "touch_slop", "fling_velocity",
-              "page_threshold", "tap_timeout", "sync_resume", "wake_minutes"], "\"fast\"", "expected a number, got string \"fast\""),
+              "page_threshold", "tap_timeout", "sync_resume", "wake_minutes", "touch_timeout"], "\"fast\"", "expected a number, got string \"fast\""),
             (["cards_per_page", "max_pages_per_gesture", "rotation", "max_image_pixels", "cache_mb", "disk_cache_mb"], "2.5",
              "expected an integer, got floating-point number 2.5"),
             (["dots", "force_legacy", "touch", "keyboard", "pointer"], "\"yes\"",

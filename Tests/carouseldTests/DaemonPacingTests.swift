@@ -206,35 +206,59 @@ final class DaemonPacingTests: XCTestCase {
         XCTAssertEqual(renderer.layouts.last?.selectedIndex, 1)
     }
 
-    /// Waiting for a display (no screen) while the engine moves: nothing is drawn, so no flip
-    /// drives the loop, yet the watchdog's wakeup must still run (it once starved, and systemd
-    /// killed a daemon that was only waiting for a late GPU driver).
-    func testWakeupsRunWhileTheStripMovesWithNoScreen() throws {
-        let (daemon, output, _, loop) = try makeDaemon()
-        output.size = nil
-        daemon.start()
-        _ = daemon.updateEngine { $0.page(by: 1, now: MonotonicClock.now()) }
-        XCTAssertTrue(daemon.engine.isMoving)
-        var deadline: Double? = MonotonicClock.now() + 0.05
-        var ran = 0
-        daemon.addWakeup(deadline: { deadline }) { _ in ran += 1; deadline = nil }
-        let start = MonotonicClock.now()
-        while ran == 0 && MonotonicClock.now() - start < 1 { try loop.runOnce(timeoutMilliseconds: 300) }
-        XCTAssertEqual(ran, 1, "the wakeup ran although no frame could be shown")
-        XCTAssertEqual(output.presents, 0)
+    /// A daemon on a loop whose clock the test moves: nothing sleeps.
+    private func makeManualDaemon() throws -> (Daemon, FakeOutput, EventLoop, ManualTime) {
+        let time = ManualTime(1000)
+        let loop = try EventLoop(time: time)
+        var config = CarouselConfig()
+        config.interval = 4
+        let output = FakeOutput()
+        let engine = CarouselEngine(config: config, itemCount: 3, viewport: Size(width: 1, height: 1), now: time.now())
+        let daemon = try Daemon(engine: engine, output: output, renderer: RecordingRenderer(), loop: loop)
+        return (daemon, output, loop, time)
     }
 
-    func testWakeupsRunWhenTheirDeadlinePasses() throws {
-        let (daemon, output, _, loop) = try makeDaemon()
+    /// Seconds pass on the loop's clock; flips complete a refresh after they were queued.
+    private func run(_ loop: EventLoop, _ time: ManualTime, _ output: FakeOutput, seconds: Double) throws {
+        let end = time.now() + seconds
+        while time.now() < end {
+            time.advance(by: 0.1)
+            if output.pending { output.completeFlip(at: time.now()) }
+            try loop.runOnce(timeoutMilliseconds: 0)
+        }
+    }
+
+    /// The real-kernel fault: a finger resting on the panel holds the engine's clock (only touch
+    /// frames move it), and the watchdog's wakeup, run with that clock, never came due: no ping
+    /// for as long as the finger rested, and systemd restarted the daemon. The watchdog is now a
+    /// timer of the loop, due by the loop's clock.
+    func testTheWatchdogPingsWhileAFingerRests() throws {
+        let (daemon, output, loop, time) = try makeManualDaemon()
+        let watchdog = Watchdog(interval: 1, notifier: Notifier(), loop: loop)
         daemon.start()
-        output.completeFlip(at: MonotonicClock.now())
-        var deadline: Double? = MonotonicClock.now() + 0.05
-        var ran = 0
-        daemon.addWakeup(deadline: { deadline }) { _ in ran += 1; deadline = nil }
-        let start = MonotonicClock.now()
-        while ran == 0 && MonotonicClock.now() - start < 1 { try loop.runOnce(timeoutMilliseconds: 200) }
-        XCTAssertEqual(ran, 1)
-        XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 100), 0, "a cleared deadline must not wake the loop")
+        let t0 = time.now()
+        daemon.updateEngine { $0.handle(TouchFrame(time: t0, samples: [TouchSample(slot: 0, phase: .down, x: 300, y: 200)])) }
+        daemon.updateEngine { $0.handle(TouchFrame(time: t0 + 0.01, samples: [TouchSample(slot: 0, phase: .move, x: 280, y: 200)])) }
+        try run(loop, time, output, seconds: 13)
+        XCTAssertTrue(daemon.fingersDown, "the finger still rests")
+        XCTAssertEqual(daemon.engine.now, t0 + 0.01, "the engine's clock stood still meanwhile")
+        XCTAssertEqual(watchdog.pings, 13, "one ping a second while the finger rests")
+        XCTAssertLessThanOrEqual(watchdog.takeLongestGap(), 1.1)
+    }
+
+    /// Waiting for a display (no screen) while the engine moves: nothing is drawn, so no flip
+    /// drives the loop, yet the watchdog must still ping (it once starved, and systemd killed a
+    /// daemon that was only waiting for a late GPU driver).
+    func testTheWatchdogPingsWhileTheStripMovesWithNoScreen() throws {
+        let (daemon, output, loop, time) = try makeManualDaemon()
+        output.size = nil
+        let watchdog = Watchdog(interval: 1, notifier: Notifier(), loop: loop)
+        daemon.start()
+        daemon.updateEngine { $0.page(by: 1, now: time.now()) }
+        XCTAssertTrue(daemon.engine.isMoving)
+        try run(loop, time, output, seconds: 3.05)
+        XCTAssertEqual(watchdog.pings, 3)
+        XCTAssertEqual(output.presents, 0)
     }
 
     func testWhileAFingerIsDownOnlyTouchFramesMoveTheClock() throws {

@@ -24,8 +24,9 @@ final class EventLoopTests: XCTestCase {
         let a = try makeEventFD(), b = try makeEventFD()
         defer { close(a); close(b) }
         var calls: [String] = []
-        try loop.add(fd: a, name: "test") { calls.append("a"); self.drain(a) }
-        try loop.add(fd: b, name: "test") { calls.append("b"); self.drain(b) }
+        let watchA = try loop.watch(a, name: "test") { calls.append("a"); self.drain(a) }
+        let watchB = try loop.watch(b, name: "test") { calls.append("b"); self.drain(b) }
+        defer { _ = (watchA, watchB) }
         signal(b)
         XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 1000), 1)
         XCTAssertEqual(calls, ["b"])
@@ -42,8 +43,9 @@ final class EventLoopTests: XCTestCase {
         loop.isAnimating = { true }
         let fast = try makeEventFD(), slow = try makeEventFD()
         defer { close(fast); close(slow) }
-        try loop.add(fd: fast, name: "quick one") { self.drain(fast) }
-        try loop.add(fd: slow, name: "slow decoder") { self.drain(slow); usleep(150_000) }
+        let quick = try loop.watch(fast, name: "quick one") { self.drain(fast) }
+        let decoder = try loop.watch(slow, name: "slow decoder") { self.drain(slow); usleep(150_000) }
+        defer { _ = (quick, decoder) }
         signal(fast); signal(slow)
         try loop.runOnce(timeoutMilliseconds: 1000)
         signal(fast)
@@ -53,16 +55,36 @@ final class EventLoopTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(loop.takeLongestAnimatingGap(), 0.15)
     }
 
-    func testARemovedDescriptorIsNoLongerWatched() throws {
+    func testADroppedWatchNoLongerCalls() throws {
         let loop = try EventLoop()
         let fd = try makeEventFD()
         defer { close(fd) }
         var calls = 0
-        try loop.add(fd: fd, name: "test") { calls += 1 }
-        loop.remove(fd: fd)
+        var watch: Watch? = try loop.watch(fd, name: "test") { calls += 1 }
+        XCTAssertNotNil(watch)
+        watch = nil
         signal(fd)
         XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 0), 0)
         XCTAssertEqual(calls, 0)
+    }
+
+    /// A descriptor closed and its number reused: the old token going away later must not
+    /// take the new descriptor's watch with it.
+    func testAnOldTokenDoesNotDropTheWatchOfAReusedNumber() throws {
+        let loop = try EventLoop()
+        let first = try makeEventFD()
+        var old: Watch? = try loop.watch(first, name: "old") {}
+        close(first)
+        let second = try makeEventFD()
+        defer { close(second) }
+        XCTAssertEqual(second, first, "the kernel hands out the lowest free number")
+        var calls = 0
+        let current = try loop.watch(second, name: "new") { calls += 1; self.drain(second) }
+        old = nil
+        signal(second)
+        try loop.runOnce(timeoutMilliseconds: 1000)
+        XCTAssertEqual(calls, 1)
+        _ = (old, current)
     }
 
     func testPostedWorkRunsAfterTheHandlerWithoutWaiting() throws {
@@ -70,7 +92,7 @@ final class EventLoopTests: XCTestCase {
         let fd = try makeEventFD()
         defer { close(fd) }
         var order: [String] = []
-        try loop.add(fd: fd, name: "test") {
+        let watch = try loop.watch(fd, name: "test") {
             self.drain(fd)
             loop.post { order.append("posted") }
             order.append("handler")
@@ -82,57 +104,98 @@ final class EventLoopTests: XCTestCase {
         loop.post { order.append("second") }
         try loop.runOnce(timeoutMilliseconds: 0)
         XCTAssertEqual(order.last, "second")
+        _ = watch
     }
 
     func testStopEndsRun() throws {
         let loop = try EventLoop()
         let fd = try makeEventFD()
         defer { close(fd) }
-        try loop.add(fd: fd, name: "test") { self.drain(fd); loop.stop() }
+        let watch = try loop.watch(fd, name: "test") { self.drain(fd); loop.stop() }
+        defer { _ = watch }
         signal(fd)
         try loop.run()
         XCTAssertGreaterThanOrEqual(loop.wakeups, 1)
     }
 
-    func testTheDeadlineTimerFiresAtItsAbsoluteTimeAndNotBefore() throws {
+    /// Timers are due by the loop's clock: a test moves it, and nothing sleeps.
+    func testATimerRunsOnceItsDeadlineIsReachedAndNotBefore() throws {
+        let time = ManualTime(100)
+        let loop = try EventLoop(time: time)
+        var firedAt: [Double] = []
+        let timer = loop.timer("test") { firedAt.append($0) }
+        timer.schedule(at: 101)
+        XCTAssertEqual(loop.nextDeadline, 101)
+        time.set(100.99)
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(firedAt, [])
+        time.set(101.5)
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(firedAt, [101.5], "run with the loop's now")
+        XCTAssertNil(timer.deadline, "a timer runs once per schedule")
+        time.set(200)
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(firedAt.count, 1)
+    }
+
+    func testTimersRunEarliestFirstAndMayRescheduleThemselves() throws {
+        let time = ManualTime(0)
+        let loop = try EventLoop(time: time)
+        var order: [String] = []
+        var late: LoopTimer!
+        late = loop.timer("late") { _ in order.append("late") }
+        var repeats = 0
+        var early: LoopTimer!
+        early = loop.timer("early") { now in
+            order.append("early")
+            repeats += 1
+            if repeats < 3 { early.schedule(at: now + 1) }
+        }
+        late.schedule(at: 2)
+        early.schedule(at: 1)
+        time.set(2)
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(order, ["early", "late"])
+        time.set(3); try loop.runOnce(timeoutMilliseconds: 0)
+        time.set(10); try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(order, ["early", "late", "early", "early"])
+        XCTAssertNil(early.deadline)
+    }
+
+    func testUnscheduledAndDroppedTimersDoNotRun() throws {
+        let time = ManualTime(0)
+        let loop = try EventLoop(time: time)
+        var fired = 0
+        let unscheduled = loop.timer("test") { _ in fired += 1 }
+        unscheduled.schedule(at: 1)
+        unscheduled.schedule(at: nil)
+        var dropped: LoopTimer? = loop.timer("test") { _ in fired += 1 }
+        dropped?.schedule(at: 1)
+        dropped = nil
+        XCTAssertNil(loop.nextDeadline)
+        time.set(5)
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(fired, 0)
+    }
+
+    /// With the real clock, the loop sleeps until the earliest deadline and no longer.
+    func testTheLoopWakesForADeadlineOnTheRealClock() throws {
         let loop = try EventLoop()
-        let timer = try DeadlineTimer()
         var firedAt: Double?
-        try loop.add(fd: timer.fd, name: "test") { if timer.acknowledge() { firedAt = MonotonicClock.now() } }
+        let timer = loop.timer("test") { firedAt = $0 }
         let deadline = MonotonicClock.now() + 0.05
-        try timer.arm(at: deadline)
-        XCTAssertEqual(timer.deadline, deadline)
-        while firedAt == nil { try loop.runOnce(timeoutMilliseconds: 1000) }
-        XCTAssertGreaterThanOrEqual(try XCTUnwrap(firedAt), deadline)
-        XCTAssertNil(timer.deadline)
-    }
-
-    func testADisarmedTimerDoesNotFire() throws {
-        let loop = try EventLoop()
-        let timer = try DeadlineTimer()
-        var fired = false
-        try loop.add(fd: timer.fd, name: "test") { fired = timer.acknowledge() }
-        try timer.arm(at: MonotonicClock.now() + 0.02)
-        try timer.arm(at: nil)
-        try loop.runOnce(timeoutMilliseconds: 60)
-        XCTAssertFalse(fired)
-    }
-
-    func testADeadlineInThePastFiresAtOnce() throws {
-        let loop = try EventLoop()
-        let timer = try DeadlineTimer()
-        var fired = false
-        try loop.add(fd: timer.fd, name: "test") { fired = timer.acknowledge() }
-        try timer.arm(at: MonotonicClock.now() - 10)
-        try loop.runOnce(timeoutMilliseconds: 1000)
-        XCTAssertTrue(fired)
+        timer.schedule(at: deadline)
+        try loop.runOnce(timeoutMilliseconds: 2000)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(firedAt, "one sleep reached the deadline"), deadline)
+        XCTAssertLessThan(MonotonicClock.now() - deadline, 1.0, "it did not sleep the whole timeout")
     }
 
     func testSignalsArriveOnTheSignalDescriptor() throws {
         let loop = try EventLoop()
         let signals = try SignalSource(signals: [SIGUSR1])
         var received: [Int32] = []
-        try loop.add(fd: signals.fd, name: "test") { received += signals.drain() }
+        let watch = try loop.watch(signals.fd, name: "test") { received += signals.drain() }
+        defer { _ = watch }
         // Thread-directed: other test threads do not block SIGUSR1 and would die of it.
         pthread_kill(pthread_self(), SIGUSR1)
         try loop.runOnce(timeoutMilliseconds: 1000)
@@ -145,8 +208,9 @@ final class EventLoopTests: XCTestCase {
         defer { close(a); close(b) }
         var ran: [String] = []
         let stopper = { ran.append("stop"); loop.post { ran.append("posted") }; loop.stop() }
-        try loop.add(fd: a, name: "test") { self.drain(a); stopper() }
-        try loop.add(fd: b, name: "test") { self.drain(b); stopper() }
+        let watches = [try loop.watch(a, name: "test") { self.drain(a); stopper() },
+                       try loop.watch(b, name: "test") { self.drain(b); stopper() }]
+        defer { _ = watches }
         signal(a); signal(b)
         try loop.run()
         XCTAssertEqual(ran, ["stop"], "a second ready handler or posted work ran after stop()")

@@ -68,17 +68,22 @@ final class NotifierTests: XCTestCase {
         XCTAssertNil(Notifier.watchdogInterval(), "the watchdog belongs to another process")
     }
 
-    func testWatchdogPingsEachInterval() throws {
+    func testWatchdogPingsEachIntervalByTheLoopsClock() throws {
         let socket = try NotifySocket()
-        var watchdog = Watchdog(interval: 1.0, notifier: Notifier(), now: 100)
+        let time = ManualTime(100)
+        let loop = try EventLoop(time: time)
+        let watchdog = Watchdog(interval: 1.0, notifier: Notifier(), loop: loop)
         XCTAssertEqual(watchdog.nextDeadline, 101)
-        XCTAssertFalse(watchdog.fire(now: 100.9))
-        XCTAssertTrue(watchdog.fire(now: 101.05))
+        time.set(100.9); try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(watchdog.pings, 0)
+        time.set(101.05); try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(watchdog.pings, 1)
         XCTAssertEqual(watchdog.nextDeadline, 102.05)
         XCTAssertEqual(socket.messages(), ["WATCHDOG=1"])
-        var off = Watchdog(interval: nil, notifier: Notifier(), now: 0)
+        let off = Watchdog(interval: nil, notifier: Notifier(), loop: loop)
         XCTAssertNil(off.nextDeadline)
-        XCTAssertFalse(off.fire(now: 1e9))
+        time.set(1e9); try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(off.pings, 0)
     }
 
     func testStatusLineTexts() {

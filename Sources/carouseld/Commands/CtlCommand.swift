@@ -78,6 +78,7 @@ struct CtlCommand: ParsableCommand {
         lines.append("config: generation \(status.generation), " + (status.configError.map { "the file on disk is invalid: \($0)" } ?? "valid"))
         let seconds = Int(status.uptime)
         lines.append("uptime: \(seconds / 3600)h \(seconds / 60 % 60)m \(seconds % 60)s, \(status.frames) frames drawn")
+        for failure in status.failed ?? [] { lines.append("cannot show: \(failure)") }
         if status.outputs.count > 1 {
             for carousel in status.outputs {
                 lines.append("\(carousel.output): showing \(carousel.index)/\(carousel.count) \(carousel.name ?? "?")")

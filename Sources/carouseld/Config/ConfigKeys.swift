@@ -59,6 +59,7 @@ struct ConfigKey: Sendable {
         bool("touch", \.shell.touch),
         bool("keyboard", \.shell.keyboard),
         bool("pointer", \.shell.pointer),
+        number("touch_timeout", \.shell.touchTimeout),
         string("media", \.shell.media),
         integer("max_image_pixels", \.shell.maxImagePixels),
         integer("cache_mb", \.shell.cacheMB),

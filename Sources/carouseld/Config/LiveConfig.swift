@@ -22,12 +22,11 @@ protocol ReloadTarget: AnyObject {
 /// Nothing here blocks the event loop: the loop wakes for the debounce deadline, the load's
 /// eventfd and the retry while the strip moves, and never waits on file I/O.
 ///
-/// Wiring in the daemon:
-///   loop.add(fd: live.fd, name: …) { live.handleReadable(now: MonotonicClock.now()) }
-///   loop.add(fd: live.loadFD, name: …) { live.handleLoaded() }
+/// Wiring in the daemon (`ReloadCoordinator`):
+///   watch live.fd:        live.handleReadable(now:)
+///   watch live.loadFD:    live.handleLoaded()
 ///   on SIGHUP:            live.requestReload()
-///   when due:             live.reloadIfDue(into: target, now: now)
-///   sleep no longer than: live.nextDeadline
+///   a loop timer at live.nextDeadline: live.reloadIfDue(into: target, now: now)
 final class LiveConfig {
     let controller: ReloadController
     private let watcher: ConfigWatcher
@@ -96,11 +95,8 @@ final class LiveConfig {
         case .applied(let keepIndex):
             watcher.setMediaDirectory(current.mediaDirectory)
             target.swapIn(current, keepIndex: keepIndex, now: now)
-            controller.announce(selectedIndex: target.selectedIndex)
-        case .unchanged:
-            controller.announce(selectedIndex: target.selectedIndex)
-        case .rejected:
-            break  // the controller has put the problems in the status line
+        case .unchanged, .rejected:
+            break  // the caller publishes the status (the problems, while rejected)
         }
         return outcome
     }

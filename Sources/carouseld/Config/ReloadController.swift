@@ -31,19 +31,6 @@ final class ReloadController {
         Result { () throws(ConfigLoadError) in try ConfigLoader.load(directory: directory) }
     }
 
-    /// Puts "showing 3/12 beach.jpg" in systemd's status line; the daemon calls it whenever the
-    /// selection changes. While the directory on disk is invalid the line keeps saying so.
-    func announce(selectedIndex index: Int) {
-        notifier.status(statusText(selectedIndex: index))
-    }
-
-    func statusText(selectedIndex index: Int) -> String {
-        let playlist = current.playlist
-        let showing = playlist.indices.contains(index)
-            ? StatusLine.showing(index: index, count: playlist.count, name: playlist[index].name) : "no images"
-        return problems.isEmpty ? showing : StatusLine.invalid(problems) + "; " + showing
-    }
-
     /// Reads the directory now and accepts it if valid (tests; the daemon loads off the loop).
     func reload(selectedIndex: Int = 0) -> Outcome {
         accept(Self.load(directory: directory), selectedIndex: selectedIndex)
@@ -62,7 +49,6 @@ final class ReloadController {
             problems = error.problems
             Log.error("config invalid, keeping the running one (\(error.problems.count) problem(s)):")
             error.problems.forEach { Log.error($0) }
-            notifier.status(StatusLine.invalid(error.problems))
             return .rejected(error.problems)
         }
         loaded.warnings.forEach { Log.warning($0) }

@@ -26,6 +26,9 @@ struct ShellSettings: Sendable, Equatable {
     var touch: Bool = true
     var keyboard: Bool = true
     var pointer: Bool = true
+    /// Seconds without an event after which a contact counts as lifted (cheap panels report
+    /// phantom contacts that never end); 0 never times out.
+    var touchTimeout: Double = 20
     // Media
     /// Image directory; relative paths are relative to the config directory.
     var media: String = "images"
@@ -100,6 +103,9 @@ struct ShellSettings: Sendable, Equatable {
             issues.append(ConfigIssue(key: "sync_resume", message: "\(syncResume) is out of range; allowed 1...86400"))
         }
         intRange("disk_cache_mb", diskCacheMB, 0...1_048_576)
+        if !(0...86_400).contains(touchTimeout) {
+            issues.append(ConfigIssue(key: "touch_timeout", message: "\(touchTimeout) is out of range; allowed 0...86400 (0: never)"))
+        }
         return issues
     }
 }

@@ -23,6 +23,9 @@ struct DaemonStatus: Codable, Equatable, Sendable {
     var frames: Int
     /// Every carousel (several with independent screens).
     var outputs: [Carousel]
+    /// Pictures whose card could not be made, "a4.png: truncated PNG data"; tried again when
+    /// the file changes. Absent when every card could be made.
+    var failed: [String]? = nil
 
     struct Carousel: Codable, Equatable, Sendable {
         var output: String

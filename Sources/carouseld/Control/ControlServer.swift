@@ -11,6 +11,7 @@ final class ControlServer {
 
     let path: String
     private let listener: OwnedDescriptor
+    private var listenerWatch: Watch?
     private var clients: [Int32: Client] = [:]
     private unowned let loop: EventLoop
     /// Does what a request asks (the daemon); `uid` is the peer's, for the log.
@@ -22,6 +23,8 @@ final class ControlServer {
         var pending: [UInt8] = []
         /// The current line grew past the limit: it is skipped up to its newline.
         var discarding = false
+        /// Dropped before the socket closes (`drop`).
+        var watch: Watch?
         init(socket: consuming OwnedDescriptor, uid: UInt32) { self.socket = socket; self.uid = uid }
     }
 
@@ -29,13 +32,13 @@ final class ControlServer {
         self.path = path
         self.loop = loop
         listener = try UnixSocket.listen(at: path, mode: 0o660)
-        try loop.add(fd: listener.rawValue, name: "control socket") { [unowned self] in acceptWaiting() }
+        listenerWatch = try loop.watch(listener.rawValue, name: "control socket") { [unowned self] in acceptWaiting() }
         Log.info("control socket \(path)")
     }
 
     deinit {
-        for fd in clients.keys { loop.remove(fd: fd) }
-        loop.remove(fd: listener.rawValue)
+        for client in clients.values { client.watch = nil }
+        listenerWatch = nil
         unlink(path)
     }
 
@@ -56,8 +59,10 @@ final class ControlServer {
             }
             Log.debug("control: client uid \(peer.map { "\($0.uid) pid \($0.pid)" } ?? "?") connected")
             do {
-                try loop.add(fd: fd, name: "control client") { [unowned self] in readable(fd) }
-                clients[fd] = Client(socket: socket, uid: peer?.uid ?? UInt32.max)
+                let watch = try loop.watch(fd, name: "control client") { [unowned self] in readable(fd) }
+                let client = Client(socket: socket, uid: peer?.uid ?? UInt32.max)
+                client.watch = watch
+                clients[fd] = client
             } catch {
                 Log.warning("control: watching a client: \(error)")
             }
@@ -118,7 +123,7 @@ final class ControlServer {
     }
 
     private func drop(_ fd: Int32) {
-        loop.remove(fd: fd)
+        clients[fd]?.watch = nil
         clients[fd] = nil
     }
 }

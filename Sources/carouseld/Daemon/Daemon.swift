@@ -22,14 +22,19 @@ final class ScreenView {
 /// allows, so screens showing one carousel never disagree by more than a frame, and a slow
 /// or dark screen never holds the others up. On displays whose flips complete at once
 /// (virtual GPUs), frames are held back to the mode's refresh with the timer. While settled
-/// nothing is drawn or committed, and the only timer is the earliest deadline: the engine's
-/// auto-advance, or one registered with `addWakeup`.
+/// nothing is drawn or committed, and the only timer is the engine's auto-advance.
+///
+/// The pacer paces frames only: process deadlines (watchdog, reload, sync resume) are timers
+/// of their own on the loop, due by the real clock, whatever this carousel's clock says.
+/// The engine's events are handed out after the tick that made them, never inside it, so no
+/// listener changes the engine under its own update.
 final class Daemon {
     private(set) var engine: CarouselEngine
     let views: [ScreenView]
     private let loop: EventLoop
-    private let timer: DeadlineTimer
-    private var wakeups: [(deadline: () -> Double?, action: (Double) -> Void)] = []
+    private var timer: LoopTimer!
+    /// Events of the engine not yet handed to `onEvent`.
+    private var events: [CarouselEvent] = []
     /// The layout of the last tick: what every screen should show.
     private var current: FrameLayout?
     private var tickPosted = false
@@ -60,10 +65,7 @@ final class Daemon {
 
     init(engine: CarouselEngine, views: [ScreenView], loop: EventLoop) throws {
         self.engine = engine; self.views = views; self.loop = loop
-        timer = try DeadlineTimer()
-        try loop.add(fd: timer.fd, name: "frame and wakeup timer") { [unowned self] in
-            if timer.acknowledge() { tick(now: MonotonicClock.now()) }
-        }
+        timer = loop.timer("frame timer") { [unowned self] now in tick(now: now) }
         for view in views {
             view.output.onPresented = { [unowned self, unowned view] time in presented(view, at: time) }
             view.output.onScreenChanged = { [unowned self, unowned view] in screenChanged(view) }
@@ -76,7 +78,7 @@ final class Daemon {
     private var leader: ScreenView? { views.first { $0.output.size != nil } }
 
     /// Draws the first frame (if a screen is there) and arms the first deadline.
-    func start() { tick(now: MonotonicClock.now()) }
+    func start() { tick(now: loop.time.now()) }
 
     // MARK: - for the other parts of the shell
 
@@ -96,7 +98,7 @@ final class Daemon {
     /// No more ticks, frames or timers: the screen is about to be given back.
     func stop() {
         stopped = true
-        try? timer.arm(at: nil)
+        timer.schedule(at: nil)
     }
 
     /// Draws the next frame even if the layout did not change (an image arrived).
@@ -119,19 +121,12 @@ final class Daemon {
         onResize?(size)
     }
 
-    /// Calls `action(now)` from the loop once `deadline()` has passed; the loop sleeps no
-    /// longer than the earliest deadline. For config reload debounce and the watchdog.
-    func addWakeup(deadline: @escaping () -> Double?, action: @escaping (Double) -> Void) {
-        wakeups.append((deadline, action))
-        scheduleTick()
-    }
-
     // MARK: - pacing
 
     private func scheduleTick() {
         guard !tickPosted else { return }
         tickPosted = true
-        loop.post { [unowned self] in tick(now: MonotonicClock.now()) }
+        loop.post { [unowned self] in tick(now: loop.time.now()) }
     }
 
     /// Runs due wakeups, advances the engine to `now`, draws if something changed and the
@@ -141,11 +136,6 @@ final class Daemon {
         guard !stopped else { return }
         // A touch frame's kernel time can be a little later than the flip that follows it.
         let now = fingersDown ? engine.now : max(time, engine.now)
-        // Wakeups (watchdog, reload) are due by the real clock: with a finger down the engine's
-        // clock lags it, and while no frame can be shown (no screen yet) nothing else ticks.
-        for wakeup in wakeups {
-            if let deadline = wakeup.deadline(), deadline <= time { wakeup.action(now) }
-        }
         if let hold = holdUntil, now < hold { armTimer(); return }
         holdUntil = nil
         report(engine.update(now: now))
@@ -216,20 +206,26 @@ final class Daemon {
             // leader whose flip does not complete (a screen gone dark mid-frame) must not
             // stop the others: they go on at a quarter of the rate.
             let refresh = leader.output.refreshInterval
-            next = leader.output.canPresent ? MonotonicClock.now() + refresh
-                : views.count > 1 ? MonotonicClock.now() + 4 * refresh : nil
+            next = leader.output.canPresent ? loop.time.now() + refresh
+                : views.count > 1 ? loop.time.now() + 4 * refresh : nil
         } else {
             next = engine.nextDeadline
         }
-        // Always, also while moving: a flip that never completes (a screen gone mid-frame) or
-        // an engine that moves with no screen to show it must not starve the watchdog.
-        for wakeup in wakeups {
-            if let d = wakeup.deadline() { next = min(next ?? d, d) }
-        }
-        do { try timer.arm(at: next) } catch { Log.error("arming the timer: \(error)") }
+        timer.schedule(at: next)
     }
 
-    private func report(_ events: [CarouselEvent]) {
-        for event in events { onEvent?(event) }
+    /// Queues the engine's events; they are handed out once the current handler (a tick, a
+    /// touch, a control request) has returned.
+    private func report(_ new: [CarouselEvent]) {
+        guard !new.isEmpty else { return }
+        if events.isEmpty { loop.post { [weak self] in self?.deliverEvents() } }
+        events += new
+    }
+
+    private func deliverEvents() {
+        let batch = events
+        events.removeAll()
+        guard !stopped else { return }
+        for event in batch { onEvent?(event) }
     }
 }

@@ -1,59 +1,87 @@
 import CInput
 import Glibc
 
-/// The daemon's single thread of control: epoll over every file descriptor the shell owns
-/// (DRM, signalfd, timerfd, eventfd, and later libinput and inotify). Handlers run on the
-/// loop's thread one at a time; nothing in them may block.
+/// The daemon's single thread of control: epoll over every descriptor the daemon watches, and
+/// every deadline it keeps. Handlers run on the loop's thread one at a time; nothing in them
+/// may block.
 ///
-/// Other parts plug in with `add(fd:handler:)`; work that must not run inside the current
-/// handler (to avoid re-entrancy) is queued with `post(_:)` and runs before the loop sleeps.
+/// There is one way to be called back for each kind of cause:
+/// - a descriptor becomes readable: `watch(_:name:handler:)` gives a `Watch` token;
+/// - a time arrives: `timer(_:action:)` gives a `LoopTimer` token, run by the loop's clock;
+/// - after the current handler (to avoid re-entrancy): `post(_:)`.
+/// Tokens unregister themselves when dropped, so nothing is removed by hand.
 final class EventLoop {
     typealias Handler = () -> Void
 
+    /// The monotonic clock every timer of this loop is due by.
+    let time: TimeSource
     private let epoll: OwnedDescriptor
-    private var handlers: [Int32: (name: String, run: Handler)] = [:]
+    /// Wakes epoll at the earliest timer's deadline.
+    private let alarm: OwnedDescriptor
+    private var alarmDeadline: Double?
+    private var watches: [Int32: Weak<Watch>] = [:]
+    private var timers: [ObjectIdentifier: Weak<LoopTimer>] = [:]
     private var posted: [Handler] = []
     private var stopped = false
     /// How many times epoll_wait returned: the loop's wakeups, for idle measurements.
     private(set) var wakeups = 0
-    /// Asked at each wakeup: is something animating? (The daemon: the strip moves.)
+    /// Asked at each wakeup: is something animating? (The daemon: a strip moves.)
     var isAnimating: () -> Bool = { false }
-    /// The longest time between two wakeups while animating: how long a frame could be late
-    /// because a handler held the loop (the soak test's "loop stall").
-    private(set) var longestAnimatingGap = 0.0
-    private var lastAnimatingWake: Double?
-    /// How long the handlers of the previous wakeup ran, and which of them ran longest.
-    private var lastTurnBusy = 0.0
-    private var lastTurnSlowest: (name: String, seconds: Double)?
+    private var stalls = StallMeter()
 
-    init() throws {
+    init(time: TimeSource = SystemTime.shared) throws {
+        self.time = time
         epoll = try OwnedDescriptor("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        alarm = try OwnedDescriptor("timerfd_create") {
+            timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
+        }
+        try add(alarm.rawValue)
     }
 
-    /// Calls `handler` whenever `fd` is readable. The caller keeps owning (and closing) `fd`,
-    /// and must `remove(fd:)` it before closing it. `name` ("DRM events") is for the stall log.
-    func add(fd: Int32, name: String, handler: @escaping Handler) throws {
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue
-        event.data.fd = fd
-        try syscall("epoll_ctl(ADD)") { epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, fd, &event) }
-        handlers[fd] = (name, handler)
+    // MARK: - registering
+
+    /// Runs `handler` whenever `fd` is readable, for as long as the returned token is kept.
+    /// The caller keeps owning (and closing) `fd`; `name` ("DRM events") is for the stall log.
+    func watch(_ fd: Int32, name: String, handler: @escaping Handler) throws -> Watch {
+        try Watch(loop: self, fd: fd, name: name, handler: handler)
     }
 
-    /// Stops watching `fd`; unknown descriptors are ignored.
-    func remove(fd: Int32) {
-        guard handlers.removeValue(forKey: fd) != nil else { return }
-        _ = epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, fd, nil)
+    /// A timer that runs `action(now)` once its deadline is reached; schedule it with
+    /// `schedule(at:)`. Kept as long as the returned token is.
+    func timer(_ name: String, action: @escaping (Double) -> Void) -> LoopTimer {
+        LoopTimer(loop: self, name: name, action: action)
     }
 
     /// Runs `work` on the loop after the current handler returns, before sleeping again.
     func post(_ work: @escaping Handler) { posted.append(work) }
 
-    /// Returns the longest gap while animating so far and starts measuring afresh.
-    func takeLongestAnimatingGap() -> Double {
-        defer { longestAnimatingGap = 0 }
-        return longestAnimatingGap
+    func register(_ watch: Watch) throws {
+        try add(watch.fd)
+        watches[watch.fd] = Weak(watch)
     }
+
+    /// Called by a dropped `Watch`. The number may already belong to a newer watch (the old
+    /// descriptor closed and the number reused): then it stays.
+    func unregister(_ watch: Watch) {
+        guard let current = watches[watch.fd], current.value == nil || current.value === watch else { return }
+        watches[watch.fd] = nil
+        _ = epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, watch.fd, nil)
+    }
+
+    func register(_ timer: LoopTimer) { timers[ObjectIdentifier(timer)] = Weak(timer) }
+    func unregister(_ timer: LoopTimer) { timers[ObjectIdentifier(timer)] = nil }
+
+    private func add(_ fd: Int32) throws {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.fd = fd
+        try syscall("epoll_ctl(ADD)") { epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, fd, &event) }
+    }
+
+    // MARK: - running
+
+    /// Returns the longest gap while animating so far and starts measuring afresh.
+    func takeLongestAnimatingGap() -> Double { stalls.takeLongestGap() }
 
     /// Dispatches until `stop()` is called.
     func run() throws {
@@ -62,57 +90,97 @@ final class EventLoop {
     }
 
     /// Ends `run()`: the current handler finishes, then nothing else (ready descriptors of
-    /// the same batch, posted work) runs.
+    /// the same batch, due timers, posted work) runs.
     func stop() { stopped = true }
 
-    /// Runs posted work, then waits up to `timeoutMilliseconds` (-1: forever) and dispatches
-    /// what became ready. Returns the number of ready descriptors.
+    /// Runs posted work and due timers, then waits up to `timeoutMilliseconds` (-1: forever,
+    /// but never past the earliest timer) and dispatches what became ready. Returns the number
+    /// of ready descriptors.
     @discardableResult
     func runOnce(timeoutMilliseconds: Int32) throws -> Int {
-        runPosted()
+        runPostedAndDue()
         if stopped { return 0 }
         var events = [epoll_event](repeating: epoll_event(), count: 16)
-        let timeout = posted.isEmpty ? timeoutMilliseconds : 0
+        let timeout = posted.isEmpty && !hasDueTimer() ? timeoutMilliseconds : 0
+        armAlarm()
         let count = try syscall("epoll_wait") { epoll_wait(epoll.rawValue, &events, Int32(events.count), timeout) }
         wakeups += 1
         let woke = MonotonicClock.now()
-        if let last = lastAnimatingWake {
-            longestAnimatingGap = max(longestAnimatingGap, woke - last)
-            // A tenth of a second without a frame is a visible hitch: say so, and whether the loop
-            // was busy (a handler) or asleep (nothing woke it, or no CPU was given to it).
-            if woke - last > 0.1 {
-                let slowest = lastTurnSlowest.map { formatted(", longest %.0f ms in ", $0.seconds * 1000) + $0.name } ?? ""
-                Log.notice(formatted("loop stalled %.0f ms while animating (busy %.0f ms",
-                                     (woke - last) * 1000, lastTurnBusy * 1000) + slowest
-                           + formatted("; asleep %.0f ms)", (woke - last - lastTurnBusy) * 1000))
-            }
-        }
-        lastTurnSlowest = nil
+        stalls.woke(at: woke)
         for event in events.prefix(Int(count)) where !stopped {
-            // A handler may have removed a later descriptor of this batch: look it up each time.
-            guard let handler = handlers[event.data.fd] else { continue }
-            timed(handler.name, handler.run)
+            if event.data.fd == alarm.rawValue { acknowledgeAlarm(); continue }
+            // A handler may have dropped a later watch of this batch: look it up each time.
+            guard let watch = watches[event.data.fd]?.value else { continue }
+            stalls.timed(watch.name, watch.run)
         }
         // After stop() nothing more runs: no frame may follow the screen being given back.
-        if !stopped { timed("posted work (frames, reload, timers)", runPosted) }
-        lastAnimatingWake = isAnimating() ? woke : nil
-        lastTurnBusy = MonotonicClock.now() - woke
+        if !stopped { stalls.timed("timers and posted work (frames, reload)", runPostedAndDue) }
+        stalls.turnEnded(at: woke, animating: isAnimating())
         return Int(count)
     }
 
-    /// Runs `work`, remembering it if it is the slowest of this turn.
-    private func timed(_ name: String, _ work: () -> Void) {
-        let start = MonotonicClock.now()
-        work()
-        let seconds = MonotonicClock.now() - start
-        if seconds > (lastTurnSlowest?.seconds ?? 0) { lastTurnSlowest = (name, seconds) }
+    /// Posted work and due timers, until neither is left (a timer may post, and posted work
+    /// may schedule a timer that is already due).
+    private func runPostedAndDue() {
+        repeat {
+            runPosted()
+            runDueTimers()
+        } while !stopped && (!posted.isEmpty || hasDueTimer())
     }
 
     private func runPosted() {
-        while !posted.isEmpty {
+        while !posted.isEmpty && !stopped {
             let work = posted
             posted.removeAll()
             for item in work { item() }
         }
     }
+
+    /// Timers whose deadline has passed, earliest first.
+    private func runDueTimers() {
+        let now = time.now()
+        let due = timers.values.compactMap(\.value).filter { ($0.deadline ?? .infinity) <= now }
+            .sorted { $0.deadline! < $1.deadline! }
+        for timer in due where !stopped {
+            // An earlier timer's action may have moved or dropped this one.
+            guard let deadline = timer.deadline, deadline <= now else { continue }
+            stalls.timed(timer.name) { timer.fire(now: now) }
+        }
+    }
+
+    private func hasDueTimer() -> Bool {
+        let now = time.now()
+        return timers.values.contains { ($0.value?.deadline ?? .infinity) <= now }
+    }
+
+    /// The earliest deadline of any timer, for the alarm.
+    var nextDeadline: Double? { timers.values.compactMap { $0.value?.deadline }.min() }
+
+    /// Arms the timerfd for the earliest deadline, relative to the loop's clock (which may be
+    /// a test's): the alarm only wakes epoll, the timers are due by `time`.
+    private func armAlarm() {
+        let next = nextDeadline
+        guard next != alarmDeadline else { return }
+        alarmDeadline = next
+        var spec = itimerspec()
+        if let next {
+            // it_value 0 would disarm: a deadline due now fires after a nanosecond instead.
+            let wait = max(next - time.now(), 1e-9)
+            spec.it_value.tv_sec = Int(wait.rounded(.down))
+            spec.it_value.tv_nsec = max(1, Int((wait - wait.rounded(.down)) * 1e9))
+        }
+        _ = timerfd_settime(alarm.rawValue, 0, &spec, nil)
+    }
+
+    private func acknowledgeAlarm() {
+        var expirations: UInt64 = 0
+        if alarm.readRecord(&expirations) { alarmDeadline = nil }
+    }
+}
+
+/// A reference that does not keep its object: the loop holds its tokens this way, so a token
+/// dropped by its owner is gone.
+struct Weak<T: AnyObject> {
+    weak var value: T?
+    init(_ value: T) { self.value = value }
 }

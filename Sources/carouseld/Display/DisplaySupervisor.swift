@@ -12,6 +12,7 @@ final class DisplaySupervisor: DisplayOutput {
     private let backend: DisplayBackend
     private(set) var current: DisplayOutput?
     private var monitor: UdevMonitor?
+    private var monitorWatch: Watch?
     private weak var loop: EventLoop?
 
     var onPresented: ((Double) -> Void)?
@@ -44,7 +45,7 @@ final class DisplaySupervisor: DisplayOutput {
         guard let monitor else {
             return Log.warning("udev monitor unavailable: a display driver that loads later will not be noticed")
         }
-        try loop.add(fd: monitor.fd, name: "udev display devices") { [unowned self] in
+        monitorWatch = try loop.watch(monitor.fd, name: "udev display devices") { [unowned self] in
             // Add and remove only: a change (a screen plugged in) is the output's own business.
             let events = monitor.drain().filter { $0.action == "add" || $0.action == "remove" }
             if !events.isEmpty { devicesChanged(events) }
@@ -56,7 +57,7 @@ final class DisplaySupervisor: DisplayOutput {
 
     func detach() {
         current?.detach()
-        if let monitor { loop?.remove(fd: monitor.fd) }
+        monitorWatch = nil
         monitor = nil
     }
 

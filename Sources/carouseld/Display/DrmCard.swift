@@ -12,7 +12,7 @@ final class DrmCard {
     private(set) var claimedCrtcs: Set<UInt32> = []
     /// Screens of this card attached to the loop; its fd is watched while there is one.
     private var attachedScreens = 0
-    private weak var loop: EventLoop?
+    private var eventsWatch: Watch?
 
     /// Cards opened as master, shared by every screen on them: a second open of a card cannot
     /// become DRM master while the first is open. Held weakly: a card closes with its last screen.
@@ -36,13 +36,12 @@ final class DrmCard {
     func attachScreen(to loop: EventLoop) throws {
         attachedScreens += 1
         guard attachedScreens == 1 else { return }
-        self.loop = loop
-        try loop.add(fd: fd, name: "DRM events") { [unowned self] in handleEvents() }
+        eventsWatch = try loop.watch(fd, name: "DRM events") { [unowned self] in handleEvents() }
     }
 
     func detachScreen() {
         attachedScreens = max(0, attachedScreens - 1)
-        if attachedScreens == 0 { loop?.remove(fd: fd) }
+        if attachedScreens == 0 { eventsWatch = nil }
     }
 
     /// Reads the pending page-flip events and hands each to its screen (`DrmOutput`).

@@ -15,6 +15,7 @@ final class DrmOutput: DisplayOutput {
     private var pending: Int?
     private var saved: SavedCrtc?
     private var hotplug: UdevMonitor?
+    private var hotplugWatch: Watch?
     private weak var loop: EventLoop?
     private var reprobeAfterFlip = false
 
@@ -50,7 +51,7 @@ final class DrmOutput: DisplayOutput {
     var isFirmwareFramebuffer: Bool { DrmCard.firmwareDrivers.contains(card.driverName) }
 
     func detach() {
-        if let hotplug { loop?.remove(fd: hotplug.fd) }
+        hotplugWatch = nil
         if loop != nil { card.detachScreen() }
         loop = nil
         hotplug = nil
@@ -63,7 +64,7 @@ final class DrmOutput: DisplayOutput {
         try card.attachScreen(to: loop)
         hotplug = UdevMonitor(subsystems: ["drm"])
         if let hotplug {
-            try loop.add(fd: hotplug.fd, name: "udev hotplug") { [unowned self] in
+            hotplugWatch = try loop.watch(hotplug.fd, name: "udev hotplug") { [unowned self] in
                 // A card's connectors changed (HOTPLUG=1, "change"), or a driver that just loaded
                 // registered its connectors after the card ("add").
                 if hotplug.drain().contains(where: { $0.hotplug || $0.action == "change" || $0.action == "add" }) {

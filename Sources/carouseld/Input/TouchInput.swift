@@ -122,16 +122,26 @@ final class InputSource {
         }
         var routed: [(group: Int, action: InputAction)] = []
         for (screen, batch) in batches.enumerated() where !batch.isEmpty {
-            let target = targets[screen]
-            for action in translators[screen].translate(batch) {
-                if case .touch(let frame) = action {
-                    routed.append((target.group, .touch(target.toEngine(frame))))
-                } else {
-                    routed.append((target.group, action))
-                }
-            }
+            routed += route(translators[screen].translate(batch), fromScreen: screen)
         }
         return routed
+    }
+
+    /// When a contact down on any screen will have sent nothing for `touch_timeout`.
+    var nextStuckDeadline: Double? { translators.compactMap(\.nextStuckDeadline).min() }
+
+    /// Lifts the contacts that sent nothing for `touch_timeout` by `now` (`InputTranslator`).
+    func expireStuckTouches(now: Double) -> [(group: Int, action: InputAction)] {
+        translators.indices.flatMap { route(translators[$0].expireStuckTouches(now: now), fromScreen: $0) }
+    }
+
+    /// A screen's actions, for its carousel, touches moved to the point of the carousel under them.
+    private func route(_ actions: [InputAction], fromScreen screen: Int) -> [(group: Int, action: InputAction)] {
+        let target = targets[screen]
+        return actions.map { action in
+            guard case .touch(let frame) = action else { return (target.group, action) }
+            return (target.group, .touch(target.toEngine(frame)))
+        }
     }
 
     /// The screen a new device is given, from its name, `ID_PATH` and `WL_OUTPUT`.

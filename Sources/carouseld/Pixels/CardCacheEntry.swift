@@ -18,10 +18,8 @@ struct CardCacheKey: Equatable, Sendable {
 
     /// nil when the source cannot be stat'ed (then it is decoded, and fails, as without a cache).
     init?(path: String, spec: CardSpec, build: UInt64 = CardCacheKey.buildIdentity) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev); inode = UInt64(info.st_ino); size = UInt64(info.st_size)
-        mtimeNanoseconds = UInt64(bitPattern: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
+        guard let file = FileStamp(path: path) else { return nil }
+        (device, inode, size, mtimeNanoseconds) = (file.device, file.inode, file.size, file.mtimeNanoseconds)
         width = UInt64(spec.width); height = UInt64(spec.height)
         // A draft (a preview) is never served for a full card of the same size.
         fit = UInt64(FitMode.allCases.firstIndex(of: spec.fit) ?? 0) | (spec.draft ? 0x100 : 0)

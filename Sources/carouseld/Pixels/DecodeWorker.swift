@@ -34,7 +34,8 @@ final class DecodeWorker: @unchecked Sendable {
     private var previews: [Int: Card] = [:]
     /// Indices someone blocks on in `waitUntilLoaded`: their full cards first, no previews.
     private var blocking: [Int] = []
-    private var failures: [Int: ImageError] = [:]
+    /// Cards that could not be made, and the file as it was when that decode started.
+    private var failures: [Int: (error: ImageError, file: FileStamp?)] = [:]
     private var inFlight: Int?
     private var pending = Update()
     private var stopping = false
@@ -148,7 +149,28 @@ final class DecodeWorker: @unchecked Sendable {
 
     func failure(at index: Int) -> ImageError? {
         condition.lock(); defer { condition.unlock() }
-        return failures[index]
+        return failures[index]?.error
+    }
+
+    /// Every card that could not be made, by index.
+    var failedCards: [Int: ImageError] {
+        condition.lock(); defer { condition.unlock() }
+        return failures.mapValues(\.error)
+    }
+
+    /// Forgets the failures of files that changed since their decode started (a picture
+    /// copied in place was read half-written), so the worker makes them again. Returns those
+    /// indices. The files are stat'ed outside the lock.
+    @discardableResult
+    func retryChangedFailures() -> [Int] {
+        let failed = condition.withLock { failures.mapValues(\.file) }
+        let changed = failed.filter { FileStamp(path: paths[$0.key]) != $0.value }.map(\.key).sorted()
+        guard !changed.isEmpty else { return [] }
+        condition.withLock {
+            for index in changed { failures[index] = nil }
+            condition.broadcast()
+        }
+        return changed
     }
 
     var cachedCount: Int {
@@ -193,6 +215,8 @@ final class DecodeWorker: @unchecked Sendable {
             inFlight = index
             condition.unlock()
             beforeDecode?(index, isPreview)
+            // Stamped before reading: a file still being written changes after, and is retried.
+            let file = FileStamp(path: paths[index])
             let result = Result { () throws(ImageError) in try makeCard(path: paths[index], spec: job.spec) }
             // A preview's failure is the file's: what it read (for a draft, the first scans) is bad.
             if case .failure(let error) = result { Log.warning("skipping \(paths[index]): \(error)") }
@@ -211,7 +235,7 @@ final class DecodeWorker: @unchecked Sendable {
                     pending.ready.append(index)
                 }
             case .failure(let error):
-                failures[index] = error
+                failures[index] = (error, file)
                 // A draft preview reads only a progressive file's first scans, so it can exist
                 // for a file whose full decode fails: the skipped card shows nothing, not it.
                 previews[index] = nil

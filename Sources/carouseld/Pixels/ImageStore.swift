@@ -138,6 +138,13 @@ final class ImageStore: CardSource, @unchecked Sendable {
 
     func failure(at index: Int) -> ImageError? { worker.failure(at: index) }
 
+    /// Every card that could not be made, by playlist index.
+    var failedCards: [Int: ImageError] { worker.failedCards }
+
+    /// Makes again the cards whose file changed since they failed; returns their indices.
+    @discardableResult
+    func retryChangedFailures() -> [Int] { worker.retryChangedFailures() }
+
     var cachedCount: Int { worker.cachedCount }
     var previewCount: Int { worker.previewCount }
 

@@ -5,6 +5,7 @@
 final class PowerController {
     private(set) var power: ScreenPower
     private let timer: RealtimeTimer
+    private var timerWatch: Watch?
     private let displays: [DisplayOutput]
     private(set) var isOn = true
     /// Called after the screens went to sleep or woke (status, state file, redraw).
@@ -14,7 +15,7 @@ final class PowerController {
         power = ScreenPower(schedule: shell.screenSchedule, wakeMinutes: shell.wakeMinutes)
         self.displays = displays
         timer = try RealtimeTimer()
-        try loop.add(fd: timer.fd, name: "screen schedule") { [unowned self] in
+        timerWatch = try loop.watch(timer.fd, name: "screen schedule") { [unowned self] in
             if timer.acknowledge() != .none { apply() }
         }
         apply()

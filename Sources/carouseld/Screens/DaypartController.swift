@@ -3,6 +3,7 @@
 /// main playlist page to the new one (`ScreenGroup.switchPlaylist`).
 final class DaypartController {
     private let timer: RealtimeTimer
+    private var timerWatch: Watch?
     private var loaded: LoadedConfig
     /// The `[[playlist]]` file in force; nil for playlist.m3u (or the media directory).
     private(set) var file: String?
@@ -13,7 +14,7 @@ final class DaypartController {
         self.loaded = loaded
         timer = try RealtimeTimer()
         file = loaded.daypart(at: RealtimeTimer.now()).file
-        try loop.add(fd: timer.fd, name: "dayparts") { [unowned self] in
+        timerWatch = try loop.watch(timer.fd, name: "dayparts") { [unowned self] in
             if timer.acknowledge() != .none { check() }
         }
         arm()

@@ -2,32 +2,39 @@ import CarouselEngine
 
 /// One carousel and the screens that show it (all of them in mirror and span, one in
 /// independent): its `Daemon`, its playlist and settings, and one renderer per screen over
-/// image stores shared by screens whose cards have the same size.
+/// image stores shared by screens whose cards have the same size. A finished decode of a card
+/// on screen redraws it (the stores' readiness is watched here).
 final class ScreenGroup {
     let plan: ScreenPlan.Group
     let daemon: Daemon
     let outputs: [DisplayOutput]
     /// Each screen's rotation (its panel's touches are turned with it).
     private let rotations: [Int]
-    private let layout: OutputLayout
-    private(set) var config: CarouselConfig
-    private(set) var shell: ShellSettings
-    private(set) var items: [PlaylistItem]
+    /// What it shows and how: replaced as a whole by a reload or a daypart switch.
+    private var content: Content
     /// One per card scale in use (mirror at two sizes: two).
     private var stores: [Double: ImageStore] = [:]
+    private var storeWatches: [Watch] = []
     private(set) var arrangement: ScreenArrangement?
-    private let loop: EventLoop
+    private unowned let loop: EventLoop
     /// Cards on disk, shared by every store of the daemon; nil without a cache directory.
     private let cache: CardCache?
-    /// Called when the stores change (their ready fds must be watched).
-    var onStoresChanged: (() -> Void)?
+
+    private struct Content {
+        var config: CarouselConfig
+        var shell: ShellSettings
+        var items: [PlaylistItem]
+    }
+    var config: CarouselConfig { content.config }
+    var shell: ShellSettings { content.shell }
+    var items: [PlaylistItem] { content.items }
 
     init(plan: ScreenPlan.Group, layout: OutputLayout, outputs: [DisplayOutput], rotations: [Int],
          config: CarouselConfig, shell: ShellSettings, items: [PlaylistItem], loop: EventLoop, now: Double,
          cache: CardCache? = nil) throws {
         self.cache = cache
-        self.plan = plan; self.layout = layout; self.outputs = outputs; self.rotations = rotations
-        self.config = config; self.shell = shell; self.items = items; self.loop = loop
+        self.plan = plan; self.outputs = outputs; self.rotations = rotations
+        content = Content(config: config, shell: shell, items: items); self.loop = loop
         let sizes = outputs.map(\.size)
         let fullPlan = ScreenPlan(layout: layout, screens: [], groups: [plan])
         arrangement = fullPlan.arrangement(of: plan, sizes: sizes)
@@ -78,13 +85,47 @@ final class ScreenGroup {
             next[view.scale].map { CompositorRenderer(store: $0, config: config, view: view) }
         }
         daemon.replaceRenderers(renderers)
-        onStoresChanged?()
+        watchStores()
+    }
+
+    /// A decoded card that is on screen means a new frame; prefetched neighbours do not.
+    private func watchStores() {
+        storeWatches = []
+        for store in stores.values where store.readyFD >= 0 {
+            do {
+                storeWatches.append(try loop.watch(store.readyFD, name: "cards decoded") { [unowned self, unowned store] in
+                    let update = store.drainReady()
+                    let visible = Set(daemon.engine.layout().cards.map(\.index))
+                    Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
+                    if !visible.isDisjoint(with: update.ready + update.failed) { daemon.setNeedsRedraw() }
+                })
+            } catch {
+                Log.error("watching the image store: \(error)")
+            }
+        }
+    }
+
+    /// "a4.png: truncated PNG data" for each picture of this carousel whose card failed.
+    var failedCards: [String] {
+        var failed: [Int: ImageError] = [:]
+        for store in stores.values { failed.merge(store.failedCards) { first, _ in first } }
+        return failed.sorted { $0.key < $1.key }.filter { items.indices.contains($0.key) }
+            .map { "\(items[$0.key].name): \($0.value)" }
+    }
+
+    /// Makes again the cards whose file changed since they failed (a picture copied in place
+    /// was read half-written); the finished decode redraws them.
+    func retryChangedFailures() {
+        for store in stores.values {
+            let retried = store.retryChangedFailures()
+            if !retried.isEmpty { Log.info("\(prefix)trying again: \(retried.map { items[$0].name }.joined(separator: ", "))") }
+        }
     }
 
     /// A reloaded config: the engine keeps the picture on screen (`keepIndex`), the renderers
     /// take over the decoded cards.
     func swapIn(config: CarouselConfig, shell: ShellSettings, items: [PlaylistItem], keepIndex: Int?, now: Double) {
-        self.config = config; self.shell = shell; self.items = items
+        content = Content(config: config, shell: shell, items: items)
         daemon.modifyEngine {
             $0.reconfigure(config, itemCount: items.count, itemDurations: items.map(\.duration), keepIndex: keepIndex, now: now)
         }

@@ -11,6 +11,9 @@ import CarouselEngine
 final class WallClockSync {
     private let group: ScreenGroup
     private let timer: RealtimeTimer
+    private var timerWatch: Watch?
+    /// Back to the clock after `sync_resume` seconds without a touch (the loop's real clock).
+    private var resumeTimer: LoopTimer?
     private var schedule: WallClockSchedule?
     private var resumeAfter: Double
     /// Seconds a page change takes to rest: it starts that much before the boundary.
@@ -25,16 +28,15 @@ final class WallClockSync {
         self.wallClock = wallClock
         timer = try RealtimeTimer()
         resumeAfter = shell.syncResume
-        try loop.add(fd: timer.fd, name: "wall clock") { [unowned self] in fired() }
-        group.daemon.addWakeup(deadline: { [unowned self] in touchedAt.map { $0 + resumeAfter } }) { [unowned self] now in
-            resume(now: now)
-        }
+        timerWatch = try loop.watch(timer.fd, name: "wall clock") { [unowned self] in fired() }
+        resumeTimer = loop.timer("sync resume") { [unowned self] now in resume(now: now) }
         configure(shell: shell)
     }
 
     /// A new playlist or settings (start, reload): a new schedule, and the screen re-aligned.
     func configure(shell: ShellSettings) {
         resumeAfter = shell.syncResume
+        resumeTimer?.schedule(at: touchedAt.map { $0 + resumeAfter })
         let engine = group.daemon.engine
         schedule = WallClockSchedule(epoch: shell.epoch, interval: group.config.interval,
                                      itemDurations: group.items.map(\.duration), itemCount: group.items.count)
@@ -50,6 +52,7 @@ final class WallClockSync {
     func touched(now: Double) {
         if touchedAt == nil { Log.info("\(group.prefix)touched: out of wall-clock sync for \(formatted("%.0f", resumeAfter)) s") }
         touchedAt = now
+        resumeTimer?.schedule(at: now + resumeAfter)
     }
 
     /// "synced", "touched (resync in 12 s)" or "clock not synchronised".
@@ -80,7 +83,7 @@ final class WallClockSync {
 
     private func resume(now: Double) {
         // A finger still resting on the screen keeps it out of sync.
-        if group.daemon.engine.hasFingersDown { touchedAt = now; return }
+        if group.daemon.engine.hasFingersDown { touched(now: now); return }
         touchedAt = nil
         Log.info("\(group.prefix)no touch for \(formatted("%.0f", resumeAfter)) s: back to the wall clock")
         align(animateFarther: true)

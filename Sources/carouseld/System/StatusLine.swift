@@ -11,4 +11,10 @@ enum StatusLine {
         let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
         return "config invalid: \(first)\(more)"
     }
+
+    /// "cannot show: a4.png: truncated PNG data (and 1 more)".
+    static func failed(_ cards: [String]) -> String {
+        guard let first = cards.first else { return "" }
+        return "cannot show: \(first)" + (cards.count > 1 ? " (and \(cards.count - 1) more)" : "")
+    }
 }

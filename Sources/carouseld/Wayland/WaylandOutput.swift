@@ -31,6 +31,7 @@ final class WaylandOutput: DisplayOutput {
     private var presentedAt: Double?
     private var clock = WaylandClock()
     private weak var loop: EventLoop?
+    private var connectionWatch: Watch?
     /// Requests made, for the "settled means silent" figures.
     private(set) var commits = 0
     private(set) var frameCallbacksRequested = 0
@@ -92,13 +93,13 @@ final class WaylandOutput: DisplayOutput {
 
     func attach(to loop: EventLoop) throws {
         self.loop = loop
-        try loop.add(fd: connection.fd, name: "Wayland") { [unowned self] in
+        connectionWatch = try loop.watch(connection.fd, name: "Wayland") { [unowned self] in
             do throws(DisplayError) {
                 try connection.dispatch()
                 seat?.flushUnframed()
                 retired.removeAll { !$0.held }
             } catch {
-                loop.remove(fd: connection.fd)
+                connectionWatch = nil
                 onFailure?(error)
             }
         }
@@ -107,7 +108,7 @@ final class WaylandOutput: DisplayOutput {
     }
 
     func detach() {
-        loop?.remove(fd: connection.fd)
+        connectionWatch = nil
         onPresented = nil; onScreenChanged = nil
     }
 

@@ -34,6 +34,12 @@ final class WaylandSeat {
     /// Called once the start-up round trip has announced the seat's devices.
     func startupFinished() { translator.startupFinished() }
 
+    /// When a contact down will have sent nothing for `touch_timeout`.
+    var nextStuckDeadline: Double? { translator.nextStuckDeadline }
+
+    /// Lifts the contacts that sent nothing for `touch_timeout` by `now`.
+    func expireStuckTouches(now: Double) -> [InputAction] { translator.expireStuckTouches(now: now) }
+
     private static func surfaceSettings(_ settings: ShellSettings) -> ShellSettings {
         var surface = settings
         surface.rotation = 0

@@ -1,0 +1,49 @@
+import CarouselEngine
+
+/// The daemon's carousels: one `ScreenGroup` per independent screen, or one for all mirrored
+/// or spanned screens (`ScreenPlan`), and the wall-clock sync of each (`sync = "wallclock"`,
+/// fixed until restart). The first leads: its first frame is the start's end (READY=1).
+final class Carousels {
+    let plan: ScreenPlan
+    let groups: [ScreenGroup]
+    /// One per group with `sync = "wallclock"`, else empty.
+    private(set) var syncs: [WallClockSync] = []
+
+    init(plan: ScreenPlan, groups: [ScreenGroup]) {
+        self.plan = plan; self.groups = groups
+    }
+
+    var lead: Daemon { groups[0].daemon }
+    var isMoving: Bool { groups.contains { $0.daemon.engine.isMoving } }
+    var framesPresented: Int { groups.reduce(0) { $0 + $1.daemon.framesPresented } }
+
+    /// Starts following the wall clock, once, at start.
+    func startSync(_ shell: ShellSettings, loop: EventLoop) throws {
+        guard shell.sync == .wallclock else { return }
+        syncs = try groups.map { try WallClockSync(group: $0, shell: shell, loop: loop) }
+    }
+
+    /// The sync of carousel `index`; nil when not synced.
+    func sync(of index: Int) -> WallClockSync? { syncs.indices.contains(index) ? syncs[index] : nil }
+
+    /// Input or a control request moved carousel `index`: a synced one leaves the clock for a while.
+    func touched(_ index: Int, now: Double) { sync(of: index)?.touched(now: now) }
+
+    /// Where each screen's touches go, in the plan's screen order, and how devices find their screen.
+    func touchTargets() -> ([TouchTarget], TouchRouting) {
+        var targets = [TouchTarget?](repeating: nil, count: plan.screens.count)
+        for (index, group) in groups.enumerated() {
+            for (screen, target) in zip(group.plan.screens, group.touchTargets(group: index)) {
+                targets[screen] = target
+            }
+        }
+        let routing = TouchRouting(screens: plan.screens.map { (connector: $0.connector ?? "", touch: $0.touch) })
+        return (targets.compactMap { $0 }, routing)
+    }
+
+    /// Every carousel's status-line part, "HDMI-A-1: showing 3/12 beach.jpg"; the first sync's state.
+    func showing(now: Double) -> String {
+        let sync = syncs.first.map { "; " + $0.state(now: now) } ?? ""
+        return groups.map { $0.prefix + $0.showing }.joined(separator: "; ") + sync
+    }
+}

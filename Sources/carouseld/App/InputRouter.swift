@@ -1,0 +1,65 @@
+/// Where input goes. The backend's devices (libinput, or a compositor's seat) deliver actions
+/// for a carousel; here:
+/// - the touch that wakes a sleeping screen does nothing else, down to its lift;
+/// - a synced carousel leaves the wall clock for `sync_resume` seconds;
+/// - the rest goes to that carousel's engine;
+/// - contacts that send nothing for `touch_timeout` are lifted, on a timer of the loop.
+final class InputRouter: InputSink {
+    private let carousels: Carousels
+    private let backend: Backend
+    private unowned let operations: Operations
+    private var stuckTimer: LoopTimer?
+    /// The fingers of the touch that woke the screen, still down.
+    private var wakingTouch = WakingTouch()
+
+    init(carousels: Carousels, backend: Backend, operations: Operations, loop: EventLoop) {
+        self.carousels = carousels; self.backend = backend; self.operations = operations
+        stuckTimer = loop.timer("stuck touches") { [unowned self] now in
+            receive(backend.expireStuckTouches(now: now))
+        }
+    }
+
+    /// Opens the input devices (once): after the first frame, or at once when starting dark.
+    func start(_ settings: ShellSettings) {
+        backend.startInput(request(settings), sink: self)
+    }
+
+    /// New settings or new screen sizes.
+    func reconfigure(_ settings: ShellSettings) {
+        backend.reconfigureInput(request(settings))
+    }
+
+    private func request(_ settings: ShellSettings) -> InputRequest {
+        let (targets, routing) = carousels.touchTargets()
+        return InputRequest(settings: settings, targets: targets, routing: routing)
+    }
+
+    func receive(_ actions: [RoutedAction]) {
+        for (group, action) in actions { apply(action, toGroup: group) }
+        stuckTimer?.schedule(at: backend.nextStuckTouchDeadline)
+    }
+
+    private func apply(_ action: InputAction, toGroup group: Int) {
+        guard carousels.groups.indices.contains(group) else { return }
+        if operations.touchWakesScreen() { wakingTouch.begin(); wakingTouch.follow(action); return }
+        if wakingTouch.isDown { wakingTouch.follow(action); return }
+        carousels.touched(group, now: MonotonicClock.now())
+        carousels.groups[group].daemon.updateEngine { $0.apply(action) }
+    }
+}
+
+/// Follows the fingers of the touch that woke the screen until they have all lifted.
+struct WakingTouch {
+    private var slots = Set<Int>()
+    private(set) var isDown = false
+
+    mutating func begin() { slots = [] }
+
+    mutating func follow(_ action: InputAction) {
+        guard case .touch(let frame) = action else { return }
+        for sample in frame.samples {
+            if sample.phase == .up || sample.phase == .cancel { slots.remove(sample.slot) } else { slots.insert(sample.slot) }
+        }
+        isDown = !slots.isEmpty
+    }
+}

@@ -1,0 +1,157 @@
+import Glibc
+
+/// The operator's side of the daemon: the screen power schedule, dayparting, `ctl pause`, and
+/// the control socket's requests. Everything it changes is told to the one status publisher.
+final class Operations: OperationsState {
+    private let carousels: Carousels
+    private let publisher: StatusPublisher
+    private let live: LiveConfig
+    let power: PowerController
+    private let dayparts: DaypartController
+    private var control: ControlServer?
+    /// `ctl pause` holds every carousel's auto-advance.
+    private(set) var isPaused = false
+    /// Carries out `ctl reload`.
+    weak var reload: ReloadCoordinator?
+
+    init(carousels: Carousels, outputs: [DisplayOutput], live: LiveConfig, publisher: StatusPublisher,
+         loop: EventLoop, controlPath: String?) throws {
+        self.carousels = carousels; self.publisher = publisher; self.live = live
+        power = try PowerController(shell: live.current.shell, displays: outputs, loop: loop)
+        dayparts = try DaypartController(loaded: live.current, loop: loop)
+        power.onChange = { [unowned self] on in screensChanged(on: on) }
+        dayparts.onSwitch = { [unowned self] _, items in switchDaypart(to: items) }
+        publisher.operations = self
+        if let path = Self.controlPath(controlPath) {
+            do {
+                let server = try ControlServer(path: path, loop: loop)
+                server.answer = { [unowned self] request, uid in answer(request, uid: uid) }
+                control = server
+                publisher.stateFile = StateFile(path: Self.directory(of: path) + "/state.json")
+            } catch {
+                Log.warning("control socket \(path): \(error); running without it")
+            }
+        } else {
+            Log.info("no control socket (no $RUNTIME_DIRECTORY, /run/carouseld not writable; --control PATH sets one)")
+        }
+        updatePause()
+    }
+
+    // MARK: - OperationsState
+
+    var screen: (on: Bool, reason: String) { power.state }
+    var daypartFile: String? { dayparts.file }
+
+    /// A reload: the new schedules.
+    func configure(_ loaded: LoadedConfig) {
+        power.configure(shell: loaded.shell)
+        dayparts.configure(loaded)
+    }
+
+    /// A touch; true when it woke the screen (the touch then does nothing else).
+    func touchWakesScreen() -> Bool { power.touched() }
+
+    /// Every carousel's auto-advance is held while paused by ctl, while the screens sleep, and
+    /// while the wall clock drives it.
+    func updatePause() {
+        let now = MonotonicClock.now()
+        for (index, group) in carousels.groups.enumerated() {
+            let paused = isPaused || !power.isOn || carousels.sync(of: index) != nil
+            if group.daemon.engine.isPaused != paused { group.daemon.modifyEngine { $0.setPaused(paused, now: now) } }
+        }
+    }
+
+    private func screensChanged(on: Bool) {
+        updatePause()
+        if on { for group in carousels.groups { group.daemon.setNeedsRedraw() } }
+        publisher.publish()
+    }
+
+    /// The carousels that show the main playlist page to the daypart's.
+    private func switchDaypart(to items: [PlaylistItem]) {
+        let now = MonotonicClock.now()
+        for (index, group) in carousels.groups.enumerated() where group.plan.playlistOutput == nil {
+            if let sync = carousels.sync(of: index) {
+                // A synced carousel follows the clock in the new playlist (a cut if far).
+                group.swapIn(config: group.config, shell: group.shell, items: items, keepIndex: nil, now: now)
+                sync.configure(shell: live.current.shell)
+            } else {
+                group.switchPlaylist(to: items, now: now)
+            }
+        }
+        publisher.publish()
+    }
+
+    // MARK: - control socket
+
+    /// `--control`, else systemd's RuntimeDirectory=, else /run/carouseld when it can be written.
+    static func controlPath(_ option: String?) -> String? {
+        if let option { return option }
+        if let runtime = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !runtime.isEmpty {
+            // Several directories are separated by ':'; the first is ours.
+            return String(runtime.split(separator: ":").first ?? Substring(runtime)) + "/control"
+        }
+        return access("/run/carouseld", W_OK) == 0 ? "/run/carouseld/control" : nil
+    }
+
+    /// "/run/carouseld" of "/run/carouseld/control".
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Does what a control request asks, on every carousel.
+    func answer(_ request: ControlRequest, uid: UInt32) -> ControlReply {
+        let now = MonotonicClock.now()
+        if request != .status { Log.info("control: \(request) (uid \(uid))") }
+        let groups = carousels.groups
+        switch request {
+        case .status:
+            return ControlReply(ok: true, status: publisher.status())
+        case .next, .prev:
+            for (index, group) in groups.enumerated() {
+                carousels.touched(index, now: now)
+                group.daemon.updateEngine { $0.page(by: request == .next ? 1 : -1, now: now) }
+            }
+            publisher.publish()
+            return .done(groups[0].showing)
+        case .goto(let target):
+            return go(to: target, now: now)
+        case .pause, .resume:
+            isPaused = request == .pause
+            updatePause()
+            publisher.publish()
+            return .done()
+        case .reload:
+            reload?.requestReload()
+            return .done()
+        case .screen(let mode):
+            power.set(mode)
+            publisher.publish()
+            return .done("screen \(power.isOn ? "on" : "off")")
+        }
+    }
+
+    private func go(to target: ControlRequest.Target, now: Double) -> ControlReply {
+        var moved = false
+        for (index, group) in carousels.groups.enumerated() {
+            let found: Int?
+            switch target {
+            case .number(let n): found = n <= group.items.count ? n - 1 : nil
+            case .name(let name): found = group.items.firstIndex { $0.name == name || $0.path.hasSuffix("/" + name) }
+            }
+            guard let found else { continue }
+            carousels.touched(index, now: now)
+            group.daemon.updateEngine { $0.show(item: found, animated: true, now: now) }
+            moved = true
+        }
+        guard moved else {
+            switch target {
+            case .number(let n): return .failure("goto \(n): the playlist has \(carousels.groups[0].items.count) pictures")
+            case .name(let name): return .failure("goto \(name): no picture of that name in the playlist")
+            }
+        }
+        publisher.publish()
+        return .done(carousels.groups[0].showing)
+    }
+}

@@ -1,0 +1,83 @@
+/// The reload, wired to the loop (`LiveConfig` has the steps): the config directory's inotify
+/// events and the background load are watched, and the debounce, the load and the swap are
+/// due on one timer of the loop, by the real clock. A swap puts the new config into every
+/// carousel, the operations and the input, while the strips rest; the status is published once
+/// it is all in place.
+final class ReloadCoordinator: ReloadTarget {
+    private let live: LiveConfig
+    private let options: DaemonOptions
+    private let backend: Backend
+    private let carousels: Carousels
+    private let operations: Operations
+    private let router: InputRouter
+    private let publisher: StatusPublisher
+    private var watches: [Watch] = []
+    private var timer: LoopTimer?
+
+    init(live: LiveConfig, options: DaemonOptions, backend: Backend, carousels: Carousels, operations: Operations,
+         router: InputRouter, publisher: StatusPublisher, loop: EventLoop) throws {
+        self.live = live; self.options = options; self.backend = backend; self.carousels = carousels
+        self.operations = operations; self.router = router; self.publisher = publisher
+        timer = loop.timer("config reload") { [unowned self] now in
+            let outcome = live.reloadIfDue(into: self, now: now)
+            if let outcome { finished(outcome) }
+            rearm()
+        }
+        watches = [
+            try loop.watch(live.fd, name: "config inotify") { [unowned self, unowned loop] in
+                live.handleReadable(now: loop.time.now())
+                rearm()
+            },
+            try loop.watch(live.loadFD, name: "config load finished") { [unowned self] in
+                live.handleLoaded()
+                rearm()
+            },
+        ]
+    }
+
+    /// SIGHUP and `ctl reload`: reload on the loop's next turn, without waiting for the debounce.
+    func requestReload() {
+        live.requestReload()
+        rearm()
+    }
+
+    private func rearm() { timer?.schedule(at: live.nextDeadline) }
+
+    /// A reload that changed nothing may still have been caused by a picture written anew: the
+    /// cards that failed are tried again if their file changed. Then the status tells.
+    private func finished(_ outcome: ReloadController.Outcome) {
+        if case .rejected = outcome { return publisher.publish() }
+        for group in carousels.groups { group.retryChangedFailures() }
+        publisher.publish()
+    }
+
+    // MARK: - ReloadTarget
+
+    var isMoving: Bool { carousels.isMoving }
+    var selectedIndex: Int { carousels.lead.engine.selectedIndex }
+
+    func swapIn(_ loaded: LoadedConfig, keepIndex: Int?, now: Double) {
+        let next = backend.plan(for: options.overriding(loaded.shell), config: loaded.config)
+        let plan = carousels.plan
+        if next.screens != plan.screens || (plan.screens.count > 1 && next.layout != plan.layout) {
+            Log.notice("output, layout, mode, rotation and force_legacy changes take effect when carouseld restarts")
+        }
+        for group in carousels.groups {
+            // The same carousel in the new config (independent screens by name), else the top level.
+            let updated = next.groups.first { $0.name == group.plan.name }
+                ?? ScreenPlan.Group(name: group.plan.name, screens: group.plan.screens, config: loaded.config)
+            let items = DaemonRunner.items(of: updated, in: loaded)
+            let old = group.daemon.engine.selectedIndex
+            let keep = group.items.indices.contains(old)
+                ? ReloadController.index(of: group.items[old].path, in: items, near: old) : nil
+            group.swapIn(config: updated.config, shell: loaded.shell, items: items, keepIndex: keep, now: now)
+        }
+        if (loaded.shell.sync == .wallclock) == carousels.syncs.isEmpty {
+            Log.notice("sync changes take effect when carouseld restarts")
+        }
+        for sync in carousels.syncs { sync.configure(shell: loaded.shell) }
+        operations.configure(loaded)
+        publisher.configChanged()
+        router.reconfigure(loaded.shell)
+    }
+}

@@ -1,0 +1,78 @@
+/// What the operations know that the status tells: the screen's power, the daypart in force,
+/// whether `ctl pause` holds the carousels.
+protocol OperationsState: AnyObject {
+    var screen: (on: Bool, reason: String) { get }
+    /// The `[[playlist]]` file in force; nil for the main playlist.
+    var daypartFile: String? { get }
+    var isPaused: Bool { get }
+}
+
+/// The one writer of systemd's status line and of `state.json`: every part of the daemon that
+/// changes what they say asks `publish()`, and both are made from the same state here, so no
+/// part can overwrite another's text.
+final class StatusPublisher {
+    let notifier: Notifier
+    private let live: LiveConfig
+    private let carousels: Carousels
+    private let time: TimeSource
+    weak var operations: OperationsState?
+    /// Beside the control socket; nil without one.
+    var stateFile: StateFile?
+    /// 1 at start, one more per reload that changed something.
+    private(set) var generation = 1
+    let startedAt: Double
+
+    init(notifier: Notifier, live: LiveConfig, carousels: Carousels, time: TimeSource) {
+        self.notifier = notifier; self.live = live; self.carousels = carousels; self.time = time
+        startedAt = time.now()
+    }
+
+    /// A reload changed the config.
+    func configChanged() { generation += 1 }
+
+    /// The status line and state.json, after anything that changes what they say.
+    func publish() {
+        notifier.status(statusLine())
+        stateFile?.write(status())
+    }
+
+    /// "showing 3/12 beach.jpg", each carousel's with several, the sync state, an invalid
+    /// config on disk first, failed pictures last.
+    func statusLine() -> String {
+        let problems = live.controller.problems
+        let failed = failedCards()
+        return (problems.isEmpty ? "" : StatusLine.invalid(problems) + "; ")
+            + carousels.showing(now: time.now())
+            + (failed.isEmpty ? "" : "; " + StatusLine.failed(failed))
+    }
+
+    func status() -> DaemonStatus {
+        let now = time.now()
+        let outputs = carousels.groups.map { group -> DaemonStatus.Carousel in
+            let index = group.daemon.engine.selectedIndex
+            return DaemonStatus.Carousel(output: group.plan.name, index: index + 1, count: group.items.count,
+                                         name: group.items.indices.contains(index) ? group.items[index].name : nil)
+        }
+        let first = outputs[0]
+        let loaded = live.current
+        let playlist = operations?.daypartFile.map { loaded.directory + "/" + $0 } ?? loaded.playlistFile ?? loaded.mediaDirectory
+        let screen = operations?.screen ?? (on: true, reason: "always")
+        return DaemonStatus(index: first.index, count: first.count, name: first.name, playlist: playlist,
+                            screen: screen.on ? "on" : "off", screenReason: screen.reason,
+                            sync: carousels.syncs.first?.state(now: now), paused: operations?.isPaused ?? false,
+                            generation: generation, configError: live.controller.problems.first,
+                            uptime: ((now - startedAt) * 1000).rounded() / 1000,
+                            frames: carousels.framesPresented, outputs: outputs,
+                            failed: failedCards().nilIfEmpty)
+    }
+
+    /// "a4.png: truncated PNG data" for each picture whose card could not be made, once each.
+    private func failedCards() -> [String] {
+        var seen = Set<String>()
+        return carousels.groups.flatMap(\.failedCards).filter { seen.insert($0).inserted }
+    }
+}
+
+extension Array {
+    var nilIfEmpty: Self? { isEmpty ? nil : self }
+}
