@@ -12,7 +12,12 @@ import Glibc
 /// - rsync's and editors' hidden temporary names (`.name.XXXXXX`, `name~`): ignored until renamed;
 /// - a watched directory deleted, renamed or created again: its parent (or the nearest existing
 ///   ancestor) is watched too, and the watches are re-added when the name comes back;
-/// - inotify queue overflow (IN_Q_OVERFLOW): a full reload, and the watches are re-added.
+/// - inotify queue overflow (IN_Q_OVERFLOW): a full reload, and the watches are re-added;
+/// - a picture written in place (cp, scp, dd write the final name first and the bytes over
+///   seconds): while a media file is open for writing (modified, not yet closed) the reload
+///   waits for IN_CLOSE_WRITE, or for `writeQuiet` seconds without a change, at most
+///   `maxWriteHold` after the first event. A picture read half-written anyway (a writer that
+///   closes between chunks) fails to decode and is tried again when its file changes.
 ///
 /// Subdirectories of the media directory are not watched (a playlist naming `sub/x.jpg`
 /// picks up changes there on the next reload or SIGHUP).
@@ -30,6 +35,12 @@ final class ConfigWatcher {
     private(set) var nextDeadline: Double?
     /// IN_Q_OVERFLOW events seen (each forces a full reload).
     private(set) var overflowCount = 0
+    /// Media files open for writing, by name, and the time of their last change.
+    private(set) var beingWritten: [String: Double] = [:]
+    /// A file open for writing that has not changed for this long counts as written.
+    static let writeQuiet = 3.0
+    /// However long files keep being written, the reload comes this long after the first event.
+    static let maxWriteHold = 30.0
 
     private enum Role: Hashable {
         case config
@@ -75,7 +86,7 @@ final class ConfigWatcher {
             guard let count = read, count > 0 else { break }
             let events = buffer
             Self.forEachEvent(in: events, count: count) { wd, mask, name in
-                let (matters, affectsWatches) = classify(wd: wd, mask: mask, name: name)
+                let (matters, affectsWatches) = classify(wd: wd, mask: mask, name: name, now: now)
                 relevant = relevant || matters
                 rewatch = rewatch || affectsWatches
             }
@@ -87,7 +98,12 @@ final class ConfigWatcher {
     /// True once when the debounce has elapsed: the caller reloads.
     func fire(now: Double) -> Bool {
         guard let deadline = nextDeadline, now >= deadline else { return false }
+        if let hold = writeHold(now: now) {
+            nextDeadline = hold
+            return false
+        }
         nextDeadline = nil
+        beingWritten = [:]
         firstPendingEvent = nil
         return true
     }
@@ -100,10 +116,29 @@ final class ConfigWatcher {
         nextDeadline = min(now + debounce, first + maxDelay)
     }
 
+    /// Until when a file being written holds the reload back; nil when none does.
+    private func writeHold(now: Double) -> Double? {
+        beingWritten = beingWritten.filter { now - $0.value < Self.writeQuiet }
+        guard let last = beingWritten.values.max() else { return nil }
+        let limit = (firstPendingEvent ?? now) + Self.maxWriteHold
+        return now < limit ? min(last + Self.writeQuiet, limit) : nil
+    }
+
+    /// Follows which media files are open for writing: written until closed, deleted or renamed.
+    private func trackWrites(mask: UInt32, name: String, now: Double) {
+        if mask & UInt32(IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO) != 0 {
+            beingWritten[name] = nil
+        } else if mask & UInt32(IN_CREATE | IN_MODIFY) != 0 {
+            beingWritten[name] = now
+        }
+    }
+
     /// (does it change what a reload would load, must the watches be re-added)
-    private func classify(wd: Int32, mask: UInt32, name: String) -> (Bool, Bool) {
+    private func classify(wd: Int32, mask: UInt32, name: String, now: Double) -> (Bool, Bool) {
         if mask & UInt32(IN_Q_OVERFLOW) != 0 {
             overflowCount += 1
+            // Closes may be among the events lost: no file counts as still being written.
+            beingWritten = [:]
             Log.warning("inotify queue overflowed: rescanning \(configDirectory)")
             return (true, true)
         }
@@ -120,7 +155,10 @@ final class ConfigWatcher {
                     matters = true
                 }
             case .media:
-                if !Self.isTemporary(name) { matters = true }
+                if !Self.isTemporary(name) {
+                    matters = true
+                    trackWrites(mask: mask, name: name, now: now)
+                }
             case .ancestor(let child):
                 if name == child { matters = true; rewatch = true }
             }
