@@ -11,7 +11,7 @@ final class FakeOutput: DisplayOutput {
     var refreshInterval = 1.0 / 60
     var onPresented: ((Double) -> Void)?
     var onScreenChanged: (() -> Void)?
-    private var memory = [UInt32](repeating: 0, count: 640 * 400)
+    private(set) var memory = [UInt32](repeating: 0, count: 640 * 400)
 
     var summary: String { "fake" }
     var canPresent: Bool { size != nil && !pending }

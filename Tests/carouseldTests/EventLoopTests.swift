@@ -216,3 +216,22 @@ final class EventLoopTests: XCTestCase {
         XCTAssertEqual(ran, ["stop"], "a second ready handler or posted work ran after stop()")
     }
 }
+
+extension EventLoopTests {
+    /// A timer that keeps scheduling itself in the past (a deadline computed from a clock that
+    /// stands still) must not hold the loop: once per turn, and the turn ends.
+    func testATimerDueAgainAtOnceRunsOncePerTurn() throws {
+        let time = ManualTime(10)
+        let loop = try EventLoop(time: time)
+        var runs = 0
+        var timer: LoopTimer!
+        timer = loop.timer("test") { _ in runs += 1; timer.schedule(at: 5) }
+        timer.schedule(at: 5)
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(runs, 2, "once before sleeping, once after: the turn ends")
+        let start = MonotonicClock.now()
+        try loop.runOnce(timeoutMilliseconds: 1000)
+        XCTAssertEqual(runs, 4)
+        XCTAssertLessThan(MonotonicClock.now() - start, 0.5, "a turn does not sleep while a timer is due")
+    }
+}

@@ -8,9 +8,11 @@ final class Carousels {
     let groups: [ScreenGroup]
     /// One per group with `sync = "wallclock"`, else empty.
     private(set) var syncs: [WallClockSync] = []
+    /// The loop's monotonic clock: the time of whatever input and operations do to the engines.
+    let time: TimeSource
 
-    init(plan: ScreenPlan, groups: [ScreenGroup]) {
-        self.plan = plan; self.groups = groups
+    init(plan: ScreenPlan, groups: [ScreenGroup], time: TimeSource) {
+        self.plan = plan; self.groups = groups; self.time = time
     }
 
     var lead: Daemon { groups[0].daemon }

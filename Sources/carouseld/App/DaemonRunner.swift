@@ -89,7 +89,7 @@ final class DaemonRunner {
                             config: group.config, shell: loaded.shell, items: items(of: group, in: loaded),
                             loop: loop, now: now, cache: cache)
         }
-        return Carousels(plan: plan, groups: groups)
+        return Carousels(plan: plan, groups: groups, time: loop.time)
     }
 
     /// The playlist a carousel shows: its screen's own (independent), or the main one.
@@ -146,6 +146,13 @@ final class DaemonRunner {
 
     /// Shows the first frame and runs until SIGTERM or SIGINT.
     func run() throws {
+        start()
+        try loop.run()
+        Log.info("exited after \(carousels.framesPresented) frames and \(loop.wakeups) wakeups")
+    }
+
+    /// Shows the first frame; the loop's turns do the rest (`run`, or a test's).
+    func start() {
         for group in carousels.groups { group.daemon.start() }
         if backend.outputs.allSatisfy({ $0.size == nil }) {
             // Started, but nothing to show on yet: systemd must not time the start out (the
@@ -153,8 +160,6 @@ final class DaemonRunner {
             publisher.notifier.ready()
             publisher.notifier.status("waiting for a display: \(backend.outputs.map(\.summary).joined(separator: "; "))")
         }
-        try loop.run()
-        Log.info("exited after \(carousels.framesPresented) frames and \(loop.wakeups) wakeups")
     }
 
     private func firstFrame(at time: Double) {

@@ -43,7 +43,7 @@ final class InputRouter: InputSink {
         guard carousels.groups.indices.contains(group) else { return }
         if operations.touchWakesScreen() { wakingTouch.begin(); wakingTouch.follow(action); return }
         if wakingTouch.isDown { wakingTouch.follow(action); return }
-        carousels.touched(group, now: MonotonicClock.now())
+        carousels.touched(group, now: carousels.time.now())
         carousels.groups[group].daemon.updateEngine { $0.apply(action) }
     }
 }

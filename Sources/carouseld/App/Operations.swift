@@ -54,7 +54,7 @@ final class Operations: OperationsState {
     /// Every carousel's auto-advance is held while paused by ctl, while the screens sleep, and
     /// while the wall clock drives it.
     func updatePause() {
-        let now = MonotonicClock.now()
+        let now = carousels.time.now()
         for (index, group) in carousels.groups.enumerated() {
             let paused = isPaused || !power.isOn || carousels.sync(of: index) != nil
             if group.daemon.engine.isPaused != paused { group.daemon.modifyEngine { $0.setPaused(paused, now: now) } }
@@ -69,7 +69,7 @@ final class Operations: OperationsState {
 
     /// The carousels that show the main playlist page to the daypart's.
     private func switchDaypart(to items: [PlaylistItem]) {
-        let now = MonotonicClock.now()
+        let now = carousels.time.now()
         for (index, group) in carousels.groups.enumerated() where group.plan.playlistOutput == nil {
             if let sync = carousels.sync(of: index) {
                 // A synced carousel follows the clock in the new playlist (a cut if far).
@@ -102,7 +102,7 @@ final class Operations: OperationsState {
 
     /// Does what a control request asks, on every carousel.
     func answer(_ request: ControlRequest, uid: UInt32) -> ControlReply {
-        let now = MonotonicClock.now()
+        let now = carousels.time.now()
         if request != .status { Log.info("control: \(request) (uid \(uid))") }
         let groups = carousels.groups
         switch request {

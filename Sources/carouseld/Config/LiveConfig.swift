@@ -63,6 +63,9 @@ final class LiveConfig {
         return watcher.nextDeadline  // a running load wakes the loop through loadFD
     }
 
+    /// Nothing pending: no change waiting out its debounce, no load running or waiting to swap.
+    var isIdle: Bool { nextDeadline == nil && !load.isRunning }
+
     // 1. Change
 
     func handleReadable(now: Double) { watcher.handleReadable(now: now) }

@@ -119,13 +119,13 @@ final class EventLoop {
         return Int(count)
     }
 
-    /// Posted work and due timers, until neither is left (a timer may post, and posted work
-    /// may schedule a timer that is already due).
+    /// Posted work, due timers, and what they posted. A timer that schedules itself (or
+    /// another) at a time already past runs on the next turn, which then does not sleep: it
+    /// cannot hold the loop in this one.
     private func runPostedAndDue() {
-        repeat {
-            runPosted()
-            runDueTimers()
-        } while !stopped && (!posted.isEmpty || hasDueTimer())
+        runPosted()
+        runDueTimers()
+        runPosted()
     }
 
     private func runPosted() {

@@ -234,6 +234,9 @@ final class DecodeWorker: @unchecked Sendable {
                     cache[index] = card
                     pending.ready.append(index)
                 }
+            case .failure where FileStamp(path: paths[index]) != file:
+                // The file changed while it was read (still being copied in): read it again.
+                break
             case .failure(let error):
                 failures[index] = (error, file)
                 // A draft preview reads only a progressive file's first scans, so it can exist

@@ -22,10 +22,13 @@ final class WallClockSync {
     private(set) var touchedAt: Double?
     /// The wall clock, seconds since 1970 (a test's own clock in tests).
     private let wallClock: () -> Double
+    /// The loop's monotonic clock, the engine's time line.
+    private let time: TimeSource
 
     init(group: ScreenGroup, shell: ShellSettings, loop: EventLoop, wallClock: @escaping () -> Double = RealtimeTimer.now) throws {
         self.group = group
         self.wallClock = wallClock
+        time = loop.time
         timer = try RealtimeTimer()
         resumeAfter = shell.syncResume
         timerWatch = try loop.watch(timer.fd, name: "wall clock") { [unowned self] in fired() }
@@ -41,7 +44,7 @@ final class WallClockSync {
         schedule = WallClockSchedule(epoch: shell.epoch, interval: group.config.interval,
                                      itemDurations: group.items.map(\.duration), itemCount: group.items.count)
         lead = engine.pageSettleDuration
-        group.daemon.modifyEngine { $0.setPaused(true, now: MonotonicClock.now()) }
+        group.daemon.modifyEngine { $0.setPaused(true, now: time.now()) }
         if schedule == nil {
             Log.warning("\(group.prefix)sync = \"wallclock\" needs an interval or #EXTINF durations; not syncing")
         }
@@ -109,7 +112,7 @@ final class WallClockSync {
         }
         if touchedAt == nil {
             let target = schedule.target(at: wall, lead: lead)
-            group.daemon.updateEngine { $0.follow(item: target, now: MonotonicClock.now(), animateFarther: animateFarther) }
+            group.daemon.updateEngine { $0.follow(item: target, now: time.now(), animateFarther: animateFarther) }
         }
     }
 

@@ -11,18 +11,19 @@ final class Watchdog {
     private var lastPing: Double?
     private let notifier: Notifier
     private var timer: LoopTimer?
+    /// When the next ping is due: counted from the previous one's due time, so a late wakeup
+    /// does not push every later ping back.
+    private(set) var nextDeadline: Double?
 
     init(interval: Double? = Notifier.watchdogInterval(), notifier: Notifier, loop: EventLoop) {
         self.interval = interval
         self.notifier = notifier
         guard let interval else { return }
         let timer = loop.timer("watchdog") { [unowned self] now in ping(now: now) }
-        timer.schedule(at: loop.time.now() + interval)
+        nextDeadline = loop.time.now() + interval
+        timer.schedule(at: nextDeadline)
         self.timer = timer
     }
-
-    /// The next ping's time; nil when the watchdog is off.
-    var nextDeadline: Double? { timer?.deadline }
 
     /// Returns the longest gap between pings so far and starts measuring afresh.
     func takeLongestGap() -> Double {
@@ -31,11 +32,13 @@ final class Watchdog {
     }
 
     private func ping(now: Double) {
-        guard let interval else { return }
+        guard let interval, let due = nextDeadline else { return }
         notifier.watchdog()
         if let lastPing { longestGap = max(longestGap, now - lastPing) }
         lastPing = now
         pings += 1
-        timer?.schedule(at: now + interval)
+        // A loop that was stuck for longer than an interval starts counting afresh.
+        nextDeadline = due + interval > now ? due + interval : now + interval
+        timer?.schedule(at: nextDeadline)
     }
 }

@@ -1,0 +1,87 @@
+import CarouselEngine
+import Glibc
+import XCTest
+@testable import carouseld
+
+/// The whole daemon on the host: the real `DaemonRunner` and everything it assembles (config
+/// watcher and reload, image stores and their decode threads, operations, control socket,
+/// status publisher, watchdog) on a `FakeBackend`, with a loop clock the test moves.
+/// Decodes and loads run on their own threads as in the daemon: the harness waits for them on
+/// the loop's descriptors, never by sleeping.
+final class AppHarness {
+    let dir: ConfigTestDirectory
+    let time = ManualTime(1000)
+    let loop: EventLoop
+    let runner: DaemonRunner
+    private(set) var backend: FakeBackend!
+
+    /// `pictures`: name → colour of a solid 160x100 PNG in images/.
+    init(config: String, pictures: [(String, UInt32)], connectors: [String] = ["Fake-1"]) throws {
+        dir = try ConfigTestDirectory()
+        try dir.write("carouseld.conf", config)
+        try dir.mkdir("images")
+        for (name, colour) in pictures { try Self.writePicture(colour, to: dir.url("images/" + name)) }
+        loop = try EventLoop(time: time)
+        var made: FakeBackend?
+        runner = try DaemonRunner(DaemonOptions(configDirectory: dir.path, controlPath: dir.url("control")), loop: loop) {
+            shell, config, _ in
+            let backend = FakeBackend(shell, config: config, connectors: connectors)
+            made = backend
+            return backend
+        }
+        backend = made
+    }
+
+    deinit { runner.stop(reason: "test over") }
+
+    static func picturePNG(_ colour: UInt32) throws -> [UInt8] {
+        let path = NSTemporaryDirectory() + "carouseld-picture-\(getpid())-\(colour).png"
+        defer { unlink(path) }
+        try TestPictures.writePNG(TestPictures.solid(colour, width: 160, height: 100), path)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    static func writePicture(_ colour: UInt32, to path: String) throws {
+        try Data(picturePNG(colour)).write(to: URL(fileURLWithPath: path))
+    }
+
+    var screen: FakeOutput { backend.screens[0] }
+    var engine: CarouselEngine { runner.carousels.lead.engine }
+
+    /// The colour at the middle of what screen `index` shows now: the selected card's.
+    func centreColour(of index: Int = 0) -> UInt32 {
+        backend.screens[index].memory[200 * 640 + 320] & 0xFF_FFFF
+    }
+
+    func start() { runner.start() }
+
+    /// One turn of the loop at the clock's time: flips queued on every screen complete.
+    func turn(waitMilliseconds: Int32 = 0) throws {
+        for screen in backend.screens where screen.pending { screen.completeFlip(at: time.now()) }
+        try loop.runOnce(timeoutMilliseconds: waitMilliseconds)
+    }
+
+    /// Moves the clock by `seconds`, a frame (1/60 s) at a time, turning the loop each frame.
+    func advance(_ seconds: Double) throws {
+        let end = time.now() + seconds
+        while time.now() < end - 1e-9 {
+            time.advance(by: min(1.0 / 60, end - time.now()))
+            try turn()
+        }
+    }
+
+    /// Turns the loop (the clock standing still) until `condition` holds: what runs on threads
+    /// (decodes, config loads) reports through descriptors the loop waits on. Fails after 10 s.
+    func waitUntil(_ what: String, file: StaticString = #filePath, line: UInt = #line,
+                   _ condition: () -> Bool) throws {
+        let giveUp = MonotonicClock.now() + 10
+        while !condition() {
+            guard MonotonicClock.now() < giveUp else { return XCTFail("never: \(what)", file: file, line: line) }
+            try turn(waitMilliseconds: 20)
+        }
+    }
+
+    func control(_ request: ControlRequest) -> ControlReply {
+        runner.operations.answer(request, uid: 0)
+    }
+}

@@ -1,0 +1,60 @@
+import CarouselEngine
+@testable import carouseld
+
+/// A backend for running the whole app on the host: screens that keep their frames
+/// (`FakeOutput`, flips completed by the test) and a touchscreen the test scripts, whose events
+/// go through the daemon's own `InputTranslator` (so `touch_timeout` is the real one).
+final class FakeBackend: Backend {
+    let screens: [FakeOutput]
+    let plan: ScreenPlan
+    private var translator: InputTranslator
+    private(set) weak var sink: InputSink?
+    private(set) var inputStarted = 0
+    var onEnd: ((BackendEnd) -> Void)?
+    static let device = 7
+
+    init(_ shell: ShellSettings, config: CarouselConfig, connectors: [String]) {
+        plan = ScreenPlan.make(shell: shell, config: config, connected: connectors)
+        screens = plan.screens.map { _ in FakeOutput() }
+        translator = InputTranslator(settings: shell, screen: Size(width: 640, height: 400), announceDevices: true)
+        _ = translator.translate([.added(device: Self.device, name: "Fake Touchscreen", capabilities: .touch)])
+    }
+
+    var outputs: [DisplayOutput] { screens }
+
+    func plan(for shell: ShellSettings, config: CarouselConfig) -> ScreenPlan {
+        ScreenPlan.make(shell: shell, config: config, connected: plan.screens.compactMap(\.connector))
+    }
+
+    func rotation(ofScreen index: Int) -> Int { 0 }
+
+    func startInput(_ request: InputRequest, sink: InputSink) {
+        inputStarted += 1
+        self.sink = sink
+        reconfigureInput(request)
+    }
+
+    func reconfigureInput(_ request: InputRequest) {
+        guard let target = request.targets.first else { return }
+        translator.reconfigure(settings: request.settings, screen: target.screen)
+    }
+
+    var nextStuckTouchDeadline: Double? { translator.nextStuckDeadline }
+
+    func expireStuckTouches(now: Double) -> [RoutedAction] {
+        translator.expireStuckTouches(now: now).map { (group: 0, action: $0) }
+    }
+
+    /// One touch frame of the scripted touchscreen: `phase` for `slot` at (x, y), at `time`.
+    func touch(_ phase: TouchPhase, slot: Int = 0, x: Double = 320, y: Double = 200, at time: Double) {
+        let event: DeviceEvent
+        switch phase {
+        case .down: event = .touchDown(device: Self.device, slot: slot, x: x, y: y, time: time)
+        case .move: event = .touchMotion(device: Self.device, slot: slot, x: x, y: y, time: time)
+        case .up: event = .touchUp(device: Self.device, slot: slot, time: time)
+        case .cancel: event = .touchCancel(device: Self.device, slot: slot, time: time)
+        }
+        let actions = translator.translate([event, .touchFrame(device: Self.device, time: time)])
+        sink?.receive(actions.map { (group: 0, action: $0) })
+    }
+}
