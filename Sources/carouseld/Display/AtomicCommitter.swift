@@ -3,6 +3,9 @@ import Glibc
 
 /// Atomic KMS: one commit sets connector, CRTC and primary plane together; frames are
 /// non-blocking commits with a flip event. Rotation uses the plane's "rotation" property.
+/// Every commit, tested or applied, goes through `commit`: a new mode blob is kept only once a
+/// real commit with it succeeded, and destroyed otherwise (wlroots' commit_blob/rollback_blob),
+/// so a refused or test-only commit never takes the blob the CRTC is using.
 final class AtomicCommitter: ModesetCommitter {
     let kind = "atomic"
     private let card: DrmCard
@@ -57,29 +60,28 @@ final class AtomicCommitter: ModesetCommitter {
         if degrees == 0 { return true }
         guard let value = rotationValue(degrees) else { return false }
         // The property can list a value the hardware refuses for this format: ask the kernel.
-        guard let request = DrmObjects.atomicRequest() else { return false }
-        guard (try? fill(request.pointer, target: target, buffer: buffer, rotation: value, modeset: true)) != nil else { return false }
-        let flags = cdrm_mode_atomic_test_only() | cdrm_mode_atomic_allow_modeset()
-        return drmModeAtomicCommit(fd, request.pointer, flags, nil) == 0
+        guard let request = DrmObjects.atomicRequest(),
+              let blob = try? fill(request.pointer, target: target, buffer: buffer, rotation: value, modeset: true)
+        else { return false }
+        return commit(request.pointer, blob: blob, flags: cdrm_mode_atomic_test_only() | cdrm_mode_atomic_allow_modeset())
     }
 
-    func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int,
-                 userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
+    func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int) throws(DisplayError) -> Bool {
         guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
-        try fill(request.pointer, target: target, buffer: buffer, rotation: rotationValue(rotation), modeset: true)
+        let blob = try fill(request.pointer, target: target, buffer: buffer, rotation: rotationValue(rotation), modeset: true)
         let flags = cdrm_mode_atomic_allow_modeset() | cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
-        guard drmModeAtomicCommit(fd, request.pointer, flags, userData) == 0 else {
+        guard commit(request.pointer, blob: blob, flags: flags) else {
             throw .system(call: "atomic modeset \(target.mode.label)", errno: Glibc.errno, path: target.connectorName)
         }
         rotated = rotation != 0
         return true
     }
 
-    func flip(_ target: ScanoutTarget, buffer: DumbBuffer, userData: UnsafeMutableRawPointer?) throws(DisplayError) {
+    func flip(_ target: ScanoutTarget, buffer: DumbBuffer) throws(DisplayError) {
         guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
         try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID))
         let flags = cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
-        guard drmModeAtomicCommit(fd, request.pointer, flags, userData) == 0 else {
+        guard commit(request.pointer, blob: 0, flags: flags) else {
             throw .system(call: "atomic page flip", errno: Glibc.errno, path: target.connectorName)
         }
     }
@@ -96,7 +98,26 @@ final class AtomicCommitter: ModesetCommitter {
     func switchOff(_ target: ScanoutTarget) -> Bool {
         guard let request = DrmObjects.atomicRequest(),
               (try? add(request.pointer, target.crtcID, ids.active, 0)) != nil else { return false }
-        return drmModeAtomicCommit(fd, request.pointer, cdrm_mode_atomic_allow_modeset(), nil) == 0
+        return commit(request.pointer, blob: 0, flags: cdrm_mode_atomic_allow_modeset())
+    }
+
+    /// Tests or applies one request. `blob`: a mode blob made for it (0: none), kept as the
+    /// CRTC's only when a real commit succeeded (the old one is destroyed then), else destroyed.
+    /// errno is the commit's on return.
+    private func commit(_ request: drmModeAtomicReqPtr, blob: UInt32, flags: UInt32) -> Bool {
+        let ok = drmModeAtomicCommit(fd, request, flags, nil) == 0
+        let error = Glibc.errno
+        let applied = ok && flags & cdrm_mode_atomic_test_only() == 0
+        if blob != 0 {
+            if applied {
+                if modeBlob != 0 { drmModeDestroyPropertyBlob(fd, modeBlob) }
+                modeBlob = blob
+            } else {
+                drmModeDestroyPropertyBlob(fd, blob)
+            }
+        }
+        Glibc.errno = error
+        return ok
     }
 
     /// DRM_MODE_ROTATE_* for `degrees` if the plane lists it; 0 degrees needs no property.
@@ -105,20 +126,36 @@ final class AtomicCommitter: ModesetCommitter {
         return 1 << bit
     }
 
+    /// Puts the plane (and with `modeset` the connector and CRTC) into `req`. Returns the mode
+    /// blob it made, for `commit` to keep or destroy; 0 without `modeset`.
     private func fill(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, buffer: DumbBuffer,
-                      rotation: UInt64?, modeset: Bool) throws(DisplayError) {
+                      rotation: UInt64?, modeset: Bool) throws(DisplayError) -> UInt32 {
+        var blob: UInt32 = 0
         if modeset {
             var mode = target.mode.raw
-            var blob: UInt32 = 0
             guard drmModeCreatePropertyBlob(fd, &mode, MemoryLayout<drmModeModeInfo>.size, &blob) == 0 else {
                 throw .system(call: "mode blob", errno: Glibc.errno, path: target.connectorName)
             }
-            if modeBlob != 0 { drmModeDestroyPropertyBlob(fd, modeBlob) }
-            modeBlob = blob
-            try add(req, target.connectorID, ids.connectorCrtc, UInt64(target.crtcID))
-            try add(req, target.crtcID, ids.mode, UInt64(blob))
-            try add(req, target.crtcID, ids.active, 1)
+            do throws(DisplayError) { try addModeset(req, target: target, blob: blob) } catch {
+                drmModeDestroyPropertyBlob(fd, blob)
+                throw error
+            }
         }
+        do throws(DisplayError) { try addPlane(req, target: target, buffer: buffer, rotation: rotation) } catch {
+            if blob != 0 { drmModeDestroyPropertyBlob(fd, blob) }
+            throw error
+        }
+        return blob
+    }
+
+    private func addModeset(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, blob: UInt32) throws(DisplayError) {
+        try add(req, target.connectorID, ids.connectorCrtc, UInt64(target.crtcID))
+        try add(req, target.crtcID, ids.mode, UInt64(blob))
+        try add(req, target.crtcID, ids.active, 1)
+    }
+
+    private func addPlane(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, buffer: DumbBuffer,
+                          rotation: UInt64?) throws(DisplayError) {
         try add(req, planeID, ids.fb, UInt64(buffer.framebufferID))
         try add(req, planeID, ids.crtc, UInt64(target.crtcID))
         // Source rectangle in 16.16 fixed point, in buffer coordinates (before rotation).

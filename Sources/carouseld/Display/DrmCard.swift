@@ -8,8 +8,9 @@ final class DrmCard {
     private let node: OwnedDescriptor
     /// For libdrm calls, which borrow it.
     var fd: Int32 { node.rawValue }
-    /// CRTCs given to a screen of this card (several screens share one card: one master).
-    private(set) var claimedCrtcs: Set<UInt32> = []
+    /// The screen each CRTC of this card is given to (several screens share one card: one
+    /// master); a flip event names its CRTC, and finds its screen here.
+    private var screensByCrtc: [UInt32: Weak<DrmOutput>] = [:]
     /// Screens of this card attached to the loop; its fd is watched while there is one.
     private var attachedScreens = 0
     private var eventsWatch: Watch?
@@ -28,8 +29,9 @@ final class DrmCard {
         return card
     }
 
-    func claim(crtc: UInt32) { claimedCrtcs.insert(crtc) }
-    func release(crtc: UInt32) { claimedCrtcs.remove(crtc) }
+    var claimedCrtcs: Set<UInt32> { Set(screensByCrtc.filter { $0.value.value != nil }.keys) }
+    func claim(crtc: UInt32, for screen: DrmOutput) { screensByCrtc[crtc] = Weak(screen) }
+    func release(crtc: UInt32) { screensByCrtc[crtc] = nil }
 
     /// Watches the card's fd for page-flip events; every screen of the card calls it, the
     /// first one registers it. Each flip's user data names the screen it belongs to.
@@ -44,19 +46,34 @@ final class DrmCard {
         if attachedScreens == 0 { eventsWatch = nil }
     }
 
-    /// Reads the pending page-flip events and hands each to its screen (`DrmOutput`).
+    /// Reads the queued page-flip events and hands each to the screen of its CRTC.
     func handleEvents() {
+        for (screen, time) in readFlips() { screen.flipCompleted(time: time) }
+    }
+
+    /// Reads the queued page-flip events: the screen each belongs to (found by CRTC id, as
+    /// wlroots' `page_flip_handler2` does) and when it became visible. Nothing is called from
+    /// inside libdrm's callback; events of CRTCs no screen holds any more are dropped.
+    func readFlips() -> [(screen: DrmOutput, time: Double)] {
         var context = drmEventContext()
-        context.version = 2
-        context.page_flip_handler = { _, _, seconds, microseconds, userData in
-            guard let userData else { return }
-            let output = Unmanaged<DrmOutput>.fromOpaque(userData).takeUnretainedValue()
+        context.version = 3
+        context.page_flip_handler2 = { _, _, seconds, microseconds, crtc, _ in
             // Flip timestamps are CLOCK_MONOTONIC; a driver that gives none gets "now".
             let time = seconds == 0 ? MonotonicClock.now() : Double(seconds) + Double(microseconds) / 1e6
-            output.flipCompleted(time: time)
+            DrmCard.readingFlips.append((crtc, time))
         }
-        drmHandleEvent(fd, &context)
+        Self.readingFlips = []
+        if drmHandleEvent(fd, &context) != 0 && errno != EAGAIN && errno != EINTR {
+            Log.warning("\(path): reading DRM events: \(SystemError(call: "drmHandleEvent", errno: errno))")
+        }
+        let flips = Self.readingFlips
+        Self.readingFlips = []
+        return flips.compactMap { crtc, time in screensByCrtc[crtc]?.value.map { ($0, time) } }
     }
+
+    /// The events `drmHandleEvent` is reading now: its C callback cannot capture. Only the
+    /// event loop's thread reads DRM events.
+    nonisolated(unsafe) private static var readingFlips: [(crtc: UInt32, time: Double)] = []
 
     /// Opens `path` read-write. Errors name the fix: group video, DRM master, no KMS.
     /// `master: false` is for listing only (`carouseld outputs` works beside a running display).

@@ -88,15 +88,13 @@ final class DrmOutput: DisplayOutput {
         } else {
             draw(PixelBuffer(base: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride))
         }
-        let userData = Unmanaged.passUnretained(self).toOpaque()
         if screen.lit {
-            try screen.committer.flip(screen.target, buffer: buffer, userData: userData)
+            try screen.committer.flip(screen.target, buffer: buffer)
         } else {
             if saved?.crtcID != screen.target.crtcID {
                 saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)
             }
-            let evented = try screen.committer.modeset(screen.target, buffer: buffer,
-                                                       rotation: screen.planeRotation, userData: userData)
+            let evented = try screen.committer.modeset(screen.target, buffer: buffer, rotation: screen.planeRotation)
             screen.lit = true
             Log.info("showing \(summary)")
             if !evented {
@@ -131,11 +129,23 @@ final class DrmOutput: DisplayOutput {
     }
 
     /// A commit while one is in flight fails with EBUSY: let the queued flip complete first.
+    /// Other screens' flips read meanwhile are handed to them from the loop afterwards, not
+    /// from inside this call (they would draw their next frame under it).
     private func waitForPendingFlip() {
         var tries = 0
-        while pending != nil && tries < 10 {
+        while let done = pending, tries < 10 {
             var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
-            if poll(&p, 1, 20) > 0 { card.handleEvents() }
+            if poll(&p, 1, 20) > 0 {
+                for (screen, time) in card.readFlips() {
+                    if screen === self {
+                        // The screen is going dark or being given back: no next frame follows.
+                        current = done
+                        pending = nil
+                    } else {
+                        loop?.post { [weak screen] in screen?.flipCompleted(time: time) }
+                    }
+                }
+            }
             tries += 1
         }
     }
@@ -210,7 +220,7 @@ final class DrmOutput: DisplayOutput {
     private func replaceScreen(with new: DrmScreen?) {
         if screen == nil && new == nil { return }
         if let old = screen?.target.crtcID { card.release(crtc: old) }
-        if let crtc = new?.target.crtcID { card.claim(crtc: crtc) }
+        if let crtc = new?.target.crtcID { card.claim(crtc: crtc, for: self) }
         screen = new
         current = nil
         onScreenChanged?()

@@ -48,11 +48,10 @@ protocol ModesetCommitter: AnyObject {
     /// DRM_MODE_ROTATE_*); when false the caller rotates in software.
     func supportsRotation(_ degrees: Int, target: ScanoutTarget, buffer: DumbBuffer) -> Bool
     /// Lights up `target` showing `buffer`, rotated by the plane. Returns true when a flip
-    /// event carrying `userData` will report completion, false when it completed on return.
-    func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int,
-                 userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool
-    /// Queues `buffer` for the next vblank; completion comes as a flip event with `userData`.
-    func flip(_ target: ScanoutTarget, buffer: DumbBuffer, userData: UnsafeMutableRawPointer?) throws(DisplayError)
+    /// event of the target's CRTC will report completion, false when it completed on return.
+    func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int) throws(DisplayError) -> Bool
+    /// Queues `buffer` for the next vblank; completion comes as a flip event of the target's CRTC.
+    func flip(_ target: ScanoutTarget, buffer: DumbBuffer) throws(DisplayError)
     /// Gives the CRTC back as it was before (and undoes plane state such as rotation).
     func restore(_ saved: SavedCrtc) -> Bool
     /// Turns the CRTC's output off (DPMS off): the monitor sees no signal. The next `modeset`
@@ -70,8 +69,7 @@ final class LegacyCommitter: ModesetCommitter {
 
     func supportsRotation(_ degrees: Int, target: ScanoutTarget, buffer: DumbBuffer) -> Bool { degrees == 0 }
 
-    func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int,
-                 userData: UnsafeMutableRawPointer?) throws(DisplayError) -> Bool {
+    func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int) throws(DisplayError) -> Bool {
         var connector = target.connectorID
         var mode = target.mode.raw
         guard drmModeSetCrtc(fd, target.crtcID, buffer.framebufferID, 0, 0, &connector, 1, &mode) == 0 else {
@@ -80,8 +78,8 @@ final class LegacyCommitter: ModesetCommitter {
         return false
     }
 
-    func flip(_ target: ScanoutTarget, buffer: DumbBuffer, userData: UnsafeMutableRawPointer?) throws(DisplayError) {
-        guard drmModePageFlip(fd, target.crtcID, buffer.framebufferID, cdrm_mode_page_flip_event(), userData) == 0 else {
+    func flip(_ target: ScanoutTarget, buffer: DumbBuffer) throws(DisplayError) {
+        guard drmModePageFlip(fd, target.crtcID, buffer.framebufferID, cdrm_mode_page_flip_event(), nil) == 0 else {
             throw .system(call: "drmModePageFlip", errno: Glibc.errno, path: target.connectorName)
         }
     }
