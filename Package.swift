@@ -7,7 +7,7 @@ import PackageDescription
 // a library without its `@main` file. A plain `swift build` or `swift test` never sees it.
 let fuzzLibrary = Context.environment["CAROUSELD_FUZZ_LIBRARY"] != nil
 let carouseldDependencies: [Target.Dependency] = [
-    "CarouselEngine", "CDRM", "CInput", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland",
+    "CarouselEngine", "CarouselCore", "CDRM", "CInput", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland",
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
     .product(name: "SystemPackage", package: "swift-system"),
 ]
@@ -19,6 +19,7 @@ let package = Package(
         fuzzLibrary ? .library(name: "carouseld", targets: ["carouseld"])
                     : .executable(name: "carouseld", targets: ["carouseld"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
+        .library(name: "CarouselCore", targets: ["CarouselCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -63,12 +64,17 @@ let package = Package(
             plugins: ["WaylandScanner"]),
         .plugin(name: "WaylandScanner", capability: .buildTool()),
         .target(name: "CarouselEngine"),
+        // The bottom layer of the daemon: the event loop with its timers and watches (tokens),
+        // clocks, owned descriptors, logging, systemd notification. Depends on no other layer.
+        .target(name: "CarouselCore", dependencies: [
+            "CInput", "CSystemd", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         fuzzLibrary ? .target(name: "carouseld", dependencies: carouseldDependencies, exclude: ["Carouseld.swift"])
                     : .executableTarget(name: "carouseld", dependencies: carouseldDependencies),
         // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "TestSupport"]),
-        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CImaging", "CSystemd"]),
+        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselCore", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CImaging", "CSystemd"]),
     ],
     cxxLanguageStandard: .cxx17
 )

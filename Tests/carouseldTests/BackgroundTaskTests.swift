@@ -1,3 +1,4 @@
+@testable import CarouselCore
 import CInput
 import Glibc
 import XCTest

@@ -1,3 +1,4 @@
+@testable import CarouselCore
 import Glibc
 import SystemPackage
 import XCTest

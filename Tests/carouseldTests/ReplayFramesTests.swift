@@ -1,3 +1,4 @@
+@testable import CarouselCore
 import XCTest
 import CarouselEngine
 @testable import carouseld

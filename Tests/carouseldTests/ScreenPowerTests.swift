@@ -1,3 +1,4 @@
+@testable import CarouselCore
 import Glibc
 import XCTest
 @testable import carouseld

@@ -1,3 +1,4 @@
+@testable import CarouselCore
 import Foundation
 import XCTest
 

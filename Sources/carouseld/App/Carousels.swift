@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// The daemon's carousels: one `ScreenGroup` per independent screen, or one for all mirrored

@@ -1,3 +1,4 @@
+import CarouselCore
 /// Where input goes. The backend's devices (libinput, or a compositor's seat) deliver actions
 /// for a carousel; here:
 /// - the touch that wakes a sleeping screen does nothing else, down to its lift;

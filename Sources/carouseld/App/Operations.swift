@@ -1,3 +1,4 @@
+import CarouselCore
 import Glibc
 
 /// The operator's side of the daemon: the screen power schedule, dayparting, `ctl pause`, and

@@ -1,3 +1,4 @@
+import CarouselCore
 /// Milestones of the start, in ms after exec, for the first-frame log line:
 /// "main 40 ms, config loaded 52 ms, display open 130 ms".
 struct StartupTimeline: CustomStringConvertible {

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// Where the daemon's screens and input come from, as one unit, the way plymouth's renderer

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// Screens the kernel drives (DRM/KMS, or fbdev) and input from libinput's devices on the seat.

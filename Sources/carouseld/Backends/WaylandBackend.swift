@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// A Wayland compositor's fullscreen window and its seat (cage, weston, sway). The compositor

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselCore
 import CarouselEngine
 
 /// `carouseld check --config DIR`: loads the directory as the daemon would, prints every

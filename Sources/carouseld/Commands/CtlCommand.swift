@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselCore
 import Glibc
 
 /// `carouseld ctl REQUEST`: asks the running daemon over its control socket and prints the

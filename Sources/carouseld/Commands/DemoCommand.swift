@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselCore
 import CarouselEngine
 
 /// Drives the engine with a scripted swipe and auto-advance and prints what it reports,

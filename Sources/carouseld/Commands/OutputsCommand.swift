@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselCore
 import CDRM
 
 /// A short drm_info: every card, its connectors with their state, and their modes. Under a

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselCore
 import CarouselEngine
 
 struct ReplayCommand: ParsableCommand {

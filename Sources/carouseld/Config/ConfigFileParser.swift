@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// Turns the text of `carouseld.conf` into `ConfigValues` with toml++ (`TOMLDocument`),

@@ -1,3 +1,4 @@
+import CarouselCore
 extension ConfigLoader {
     /// The playlists of the `[[playlist]]` tables, each path relative to the config directory
     /// and read like playlist.m3u, keyed by the table's `file`. A missing, unreadable or empty

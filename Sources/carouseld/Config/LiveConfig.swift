@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// What a reload swaps a new config into: the daemon (its engine, image store and input), or a

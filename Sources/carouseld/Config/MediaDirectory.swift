@@ -1,3 +1,4 @@
+import CarouselCore
 import Glibc
 
 /// The image directory: which files are images, whether a path stays inside it, and the

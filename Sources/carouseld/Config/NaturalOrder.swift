@@ -1,3 +1,4 @@
+import CarouselCore
 /// Natural file-name order, as file managers show it: "img2" before "img10", case ignored.
 /// Runs of digits compare by value, everything else by lower-cased characters.
 enum NaturalOrder {

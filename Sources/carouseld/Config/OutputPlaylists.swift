@@ -1,3 +1,4 @@
+import CarouselCore
 extension ConfigLoader {
     /// The playlists of the `[[output]]` tables (layout "independent" only; elsewhere the parser
     /// refused them), each path relative to the config directory and read like playlist.m3u.

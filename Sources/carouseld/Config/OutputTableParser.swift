@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// Reads the `[[output]]` tables of carouseld.conf. It runs after the top level is applied, so

@@ -1,3 +1,4 @@
+import CarouselCore
 /// Reads one playlist file against the media directory: `playlist.m3u`, or the `playlist` of
 /// an `[[output]]`. One function for both, so both get the same size limit and the same rules.
 enum PlaylistFile {

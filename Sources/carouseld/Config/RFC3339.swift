@@ -1,3 +1,4 @@
+import CarouselCore
 import FoundationEssentials
 
 /// RFC 3339 times (`2000-01-01T00:00:00Z`, `2026-11-23T07:30:00+01:00`) as seconds since 1970,

@@ -1,3 +1,4 @@
+import CarouselCore
 /// Keeps the last good configuration and swaps in a new one only when it loads cleanly.
 /// An invalid directory leaves the old config running, logs each problem as
 /// `file:line: key: message` and puts "config invalid: …" in systemd's status line.

@@ -1,3 +1,4 @@
+import CarouselCore
 import CTOML
 
 /// A value of `carouseld.conf`, as toml++ read it.

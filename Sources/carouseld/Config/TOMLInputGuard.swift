@@ -1,3 +1,4 @@
+import CarouselCore
 /// Refuses, before toml++ sees them, the inputs on which toml++ 3.3/3.4 (Debian 12 ships 3.3)
 /// does not return a parse error but asserts in debug builds and has undefined behaviour in
 /// release builds (`TOML_ASSERT_ASSUME`). Found by ConfigFuzzTests; fixed upstream in

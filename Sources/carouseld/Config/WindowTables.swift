@@ -1,3 +1,4 @@
+import CarouselCore
 import CTOML
 
 /// One `[[playlist]]` table: a playlist file shown during a weekly window (dayparting).

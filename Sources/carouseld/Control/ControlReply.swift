@@ -1,3 +1,4 @@
+import CarouselCore
 import FoundationEssentials
 
 /// What the daemon shows and how it runs: the control socket's `status`, and

@@ -1,3 +1,4 @@
+import CarouselCore
 import Glibc
 
 /// The daemon's control socket (`/run/carouseld/control`): one request per line (at most

@@ -1,3 +1,4 @@
+import CarouselCore
 import Glibc
 
 /// `state.json` beside the control socket, rewritten on every settle and state change, so a

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 import Glibc
 

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// Draws one engine layout into a frame buffer. Renderers only write to the target (scanout

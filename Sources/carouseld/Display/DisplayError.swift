@@ -1,3 +1,4 @@
+import CarouselCore
 /// Why the display could not be used, worded so the message says what to do.
 enum DisplayError: Error, Equatable, CustomStringConvertible {
     case noDevice(String)

@@ -1,3 +1,4 @@
+import CarouselCore
 import Glibc
 
 /// Which kind of display to drive: a Wayland compositor when one is named in the environment,

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// A screen the daemon can show frames on (DRM/KMS or fbdev). Completion is reported on the

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// The screen the daemon draws on, kept through driver changes, so the daemon never has to

@@ -1,3 +1,4 @@
+import CarouselCore
 import CDRM
 import Glibc
 

@@ -1,3 +1,4 @@
+import CarouselCore
 import CDRM
 
 /// libdrm's getters, each returning a handle that frees the struct with its own drmModeFree*:

@@ -1,3 +1,4 @@
+import CarouselCore
 import CDRM
 
 /// The properties of one KMS object by name, as atomic commits need their ids.

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// Everything that belongs to one lit connector: its CRTC, mode, scanout buffers, commit

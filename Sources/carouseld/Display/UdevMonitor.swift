@@ -1,3 +1,4 @@
+import CarouselCore
 import CInput
 
 /// udev's events for some subsystems, as the daemon's loop reads them: a screen plugged or

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// What input asks of the carousel engine. Produced by `InputSource.dispatch()` (live) and by

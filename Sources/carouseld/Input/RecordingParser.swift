@@ -1,3 +1,4 @@
+import CarouselCore
 /// Reads `libinput record` YAML through Debian's libyaml (`YAMLTree`). Every error names the
 /// file and the line: YAML syntax errors carry libyaml's mark, structural ones the line of the
 /// node that is wrong. Keys the format does not define are ignored, as libinput-record(1) asks.

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// `carouseld replay`: a libinput recording through the daemon's own input path

@@ -1,3 +1,4 @@
+import CarouselCore
 /// Contacts that stopped reporting. Cheap capacitive panels are known for phantom contacts that
 /// never end; one of them would hold the strip and cancel auto-advance for good. A contact with
 /// no event for `timeout` seconds is treated as lifted where it last was, and its later events

@@ -1,3 +1,4 @@
+import CarouselCore
 import CYAML
 
 /// A YAML document as a tree of nodes, built from libyaml's parser events. Each node keeps the

@@ -1,3 +1,4 @@
+import CarouselCore
 import Glibc
 
 /// Keeping the cache directory within `disk_cache_mb`. Only names the cache writes are touched

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// Which way the strip is going, from one layout to the next: +1 brings higher playlist

@@ -1,3 +1,4 @@
+import CarouselCore
 /// The decode thread and the state it shares with the event loop, under one condition lock.
 /// The loop says which playlist indices it wants, most urgent first; the worker decodes the
 /// first wanted one that is neither cached nor failed, then reports through `onResult`.

@@ -1,3 +1,4 @@
+import CarouselCore
 /// Finds the EXIF block PNG and WebP files carry in a chunk of their own (PNG `eXIf`, WebP
 /// `EXIF` inside RIFF), so their orientation is read like a JPEG's. A plain walk over the chunk
 /// headers, bounds-checked, stopping at the pixel data: the header probe has only the first

@@ -1,3 +1,4 @@
+import CarouselCore
 import CImaging
 
 /// The EXIF orientation tag (1...8): how the stored pixels must be turned to look upright.

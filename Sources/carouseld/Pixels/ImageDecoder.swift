@@ -1,3 +1,4 @@
+import CarouselCore
 /// From a file path to a pre-scaled card, or a named reason to skip the file. This is the
 /// only decode path: the image store's worker, `render` and the tests all come through here.
 enum ImageDecoder {

@@ -1,3 +1,4 @@
+import CarouselCore
 /// Why a picture was skipped. Each case prints as the reason half of one log line:
 /// "skipping /srv/pics/a.jpg: file is empty (0 bytes)".
 enum ImageError: Error, Equatable, CustomStringConvertible {

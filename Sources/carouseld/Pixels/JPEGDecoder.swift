@@ -1,3 +1,4 @@
+import CarouselCore
 import CImaging
 
 /// JPEG through libturbojpeg: header first (size and EXIF orientation), then a DCT-scaled

@@ -1,3 +1,4 @@
+import CarouselCore
 import CImaging
 
 /// JPEG encoding with libturbojpeg, for the benchmark's generated photos and the tests.

@@ -1,3 +1,4 @@
+import CarouselCore
 import CJPEGStream
 
 /// A JPEG decoded by libjpeg a band of rows at a time, top to bottom, at a DCT scale, into

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// Renders frames of the carousel with no display: the engine is stepped at 60 Hz from 0 (as

@@ -1,3 +1,4 @@
+import CarouselCore
 import CPNGStream
 
 /// A PNG decoded by libpng a row at a time (CPNGStream) into premultiplied B,G,R,A rows, for

@@ -1,3 +1,4 @@
+import CarouselCore
 import CImaging
 
 /// Writes frames as PNG with libpng's simplified API (render output, test goldens).

@@ -1,3 +1,4 @@
+import CarouselCore
 /// A picture decoded top to bottom a band of rows at a time, into B,G,R,A rows (pixman's
 /// a8r8g8b8), for the card maker's band resampler (CardScaler). JPEG and PNG both stream this
 /// way, so only the rows a card band needs are held, never the whole picture.

@@ -1,3 +1,4 @@
+import CarouselCore
 import CImaging
 
 /// The compositor's private scratch rows. Whatever must blend (faded cards, overlapping cards,

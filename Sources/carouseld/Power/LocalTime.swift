@@ -1,3 +1,4 @@
+import CarouselCore
 import Glibc
 
 /// Wall-clock seconds as the local calendar reads them (the zone of /etc/localtime, or $TZ),

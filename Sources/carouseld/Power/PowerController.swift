@@ -1,3 +1,4 @@
+import CarouselCore
 /// Sleeps and wakes the screens by the `[[screen]]` schedule, `ctl screen on|off|auto` and
 /// touch (`ScreenPower`), on a realtime timer that also wakes when the clock is stepped.
 /// Asleep, a KMS screen's CRTC is inactive (no signal: the monitor goes to standby), not a

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// One carousel and the screens that show it (all of them in mirror and span, one in

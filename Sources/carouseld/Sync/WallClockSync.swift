@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselEngine
 
 /// Pages one carousel by the wall clock (`sync = "wallclock"`), so every box with the same

@@ -1,3 +1,4 @@
+import CarouselCore
 /// Sends WATCHDOG=1 every half `WATCHDOG_USEC`, on a timer of its own on the event loop, due by
 /// the real monotonic clock. It depends on no carousel: a finger resting on the panel (which
 /// holds that carousel's clock) or a screen that never flips must not stop the pings, while a

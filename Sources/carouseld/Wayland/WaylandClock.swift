@@ -1,3 +1,4 @@
+import CarouselCore
 /// The protocol's 32-bit millisecond timestamps on the daemon's monotonic clock.
 ///
 /// Compositors (weston, wlroots) stamp input and frame callbacks with CLOCK_MONOTONIC in ms,

@@ -1,3 +1,4 @@
+import CarouselCore
 import CWayland
 import Glibc
 import SystemPackage

@@ -1,3 +1,4 @@
+import CarouselCore
 import CInput
 
 /// A Wayland seat's touch, pointer and keyboard in libinput's vocabulary (`DeviceEvent`), so

@@ -1,3 +1,4 @@
+@testable import CarouselCore
 import XCTest
 @testable import carouseld
 

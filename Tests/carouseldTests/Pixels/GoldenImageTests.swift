@@ -1,3 +1,4 @@
+@testable import CarouselCore
 import CarouselEngine
 import CImaging
 import Foundation

@@ -1,3 +1,4 @@
+@testable import CarouselCore
 import CImaging
 import CarouselEngine
 import Foundation

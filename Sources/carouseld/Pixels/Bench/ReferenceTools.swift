@@ -1,3 +1,4 @@
+import CarouselCore
 import Glibc
 
 /// Debian's own command-line decoders doing the reduction carouseld does (a photo down to

@@ -1,3 +1,4 @@
+import CarouselCore
 import Glibc
 
 /// Where a process's resident memory is, from /proc/self/smaps: each mapping's Rss added to a

@@ -1,3 +1,4 @@
+import CarouselCore
 import Glibc
 
 /// Monotonic time for the benchmark.

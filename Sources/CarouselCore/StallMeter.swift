@@ -2,20 +2,20 @@
 /// could be because a handler held the loop (the soak test's "loop stall"), and says so in
 /// the log when it is a visible hitch. A class: a handler run by `timed` may itself ask for
 /// the longest gap (SIGUSR1).
-final class StallMeter {
+package final class StallMeter {
     /// The longest time between two wakeups while animating, since the last `takeLongestGap`.
-    private(set) var longestGap = 0.0
+    package private(set) var longestGap = 0.0
     private var lastAnimatingWake: Double?
     /// How long the handlers of the previous wakeup ran, and which of them ran longest.
     private var lastTurnBusy = 0.0
     private var slowest: (name: String, seconds: Double)?
 
-    func takeLongestGap() -> Double {
+    package func takeLongestGap() -> Double {
         defer { longestGap = 0 }
         return longestGap
     }
 
-    func woke(at time: Double) {
+    package func woke(at time: Double) {
         if let last = lastAnimatingWake {
             longestGap = max(longestGap, time - last)
             // A tenth of a second without a frame is a visible hitch: say so, and whether the loop
@@ -31,14 +31,14 @@ final class StallMeter {
     }
 
     /// Runs `work`, remembering it if it is the slowest of this turn.
-    func timed(_ name: String, _ work: () -> Void) {
+    package func timed(_ name: String, _ work: () -> Void) {
         let start = MonotonicClock.now()
         work()
         let seconds = MonotonicClock.now() - start
         if seconds > (slowest?.seconds ?? 0) { slowest = (name, seconds) }
     }
 
-    func turnEnded(at woke: Double, animating: Bool) {
+    package func turnEnded(at woke: Double, animating: Bool) {
         lastAnimatingWake = animating ? woke : nil
         lastTurnBusy = MonotonicClock.now() - woke
     }

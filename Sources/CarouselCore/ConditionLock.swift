@@ -4,11 +4,11 @@ import Glibc
 /// A mutex with one condition variable (pthreads), for the decode worker's shared state.
 /// Foundation's NSCondition would do the same, but full Foundation is not linked (it brings ICU).
 /// The pthread objects live on the heap: they must never move once initialised.
-final class ConditionLock: @unchecked Sendable {
+package final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
     }
@@ -20,23 +20,23 @@ final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
     /// Releases the lock until `broadcast()`, then holds it again (may wake spuriously).
-    func wait() { pthread_cond_wait(condition, mutex) }
-    func broadcast() { pthread_cond_broadcast(condition) }
+    package func wait() { pthread_cond_wait(condition, mutex) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock(); defer { unlock() }
         return try body()
     }
 }
 
 /// Starts a detached, named thread running `body`.
-enum DetachedThread {
+package enum DetachedThread {
     private final class Box {
-        let name: String, background: Bool, body: () -> Void
-        init(_ name: String, _ background: Bool, _ body: @escaping () -> Void) {
+        package let name: String, background: Bool, body: () -> Void
+        package init(_ name: String, _ background: Bool, _ body: @escaping () -> Void) {
             self.name = name; self.background = background; self.body = body
         }
     }
@@ -45,10 +45,10 @@ enum DetachedThread {
     /// loop's next frame then preempts a decode instead of waiting out its time slice. Five
     /// steps (a third of the loop's CPU share when both are busy), not more: a decode starved
     /// while a compositor and the animation take the CPU would leave a card empty.
-    static let backgroundNice: Int32 = 5
+    package static let backgroundNice: Int32 = 5
 
     /// `background`: decodes and loads, which must never hold up a frame.
-    static func start(name: String, background: Bool = false, _ body: @escaping () -> Void) {
+    package static func start(name: String, background: Bool = false, _ body: @escaping () -> Void) {
         var thread = pthread_t()
         let box = Unmanaged.passRetained(Box(name, background, body)).toOpaque()
         let rc = pthread_create(&thread, nil, { raw in

@@ -10,11 +10,11 @@ import Glibc
 /// - a time arrives: `timer(_:action:)` gives a `LoopTimer` token, run by the loop's clock;
 /// - after the current handler (to avoid re-entrancy): `post(_:)`.
 /// Tokens unregister themselves when dropped, so nothing is removed by hand.
-final class EventLoop {
-    typealias Handler = () -> Void
+package final class EventLoop {
+    package typealias Handler = () -> Void
 
     /// The monotonic clock every timer of this loop is due by.
-    let time: TimeSource
+    package let time: TimeSource
     private let epoll: OwnedDescriptor
     /// Wakes epoll at the earliest timer's deadline.
     private let alarm: OwnedDescriptor
@@ -24,12 +24,12 @@ final class EventLoop {
     private var posted: [Handler] = []
     private var stopped = false
     /// How many times epoll_wait returned: the loop's wakeups, for idle measurements.
-    private(set) var wakeups = 0
+    package private(set) var wakeups = 0
     /// Asked at each wakeup: is something animating? (The daemon: a strip moves.)
-    var isAnimating: () -> Bool = { false }
+    package var isAnimating: () -> Bool = { false }
     private var stalls = StallMeter()
 
-    init(time: TimeSource = SystemTime.shared) throws {
+    package init(time: TimeSource = SystemTime.shared) throws {
         self.time = time
         epoll = try OwnedDescriptor("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         alarm = try OwnedDescriptor("timerfd_create") {
@@ -42,34 +42,34 @@ final class EventLoop {
 
     /// Runs `handler` whenever `fd` is readable, for as long as the returned token is kept.
     /// The caller keeps owning (and closing) `fd`; `name` ("DRM events") is for the stall log.
-    func watch(_ fd: Int32, name: String, handler: @escaping Handler) throws -> Watch {
+    package func watch(_ fd: Int32, name: String, handler: @escaping Handler) throws -> Watch {
         try Watch(loop: self, fd: fd, name: name, handler: handler)
     }
 
     /// A timer that runs `action(now)` once its deadline is reached; schedule it with
     /// `schedule(at:)`. Kept as long as the returned token is.
-    func timer(_ name: String, action: @escaping (Double) -> Void) -> LoopTimer {
+    package func timer(_ name: String, action: @escaping (Double) -> Void) -> LoopTimer {
         LoopTimer(loop: self, name: name, action: action)
     }
 
     /// Runs `work` on the loop after the current handler returns, before sleeping again.
-    func post(_ work: @escaping Handler) { posted.append(work) }
+    package func post(_ work: @escaping Handler) { posted.append(work) }
 
-    func register(_ watch: Watch) throws {
+    package func register(_ watch: Watch) throws {
         try add(watch.fd)
         watches[watch.fd] = Weak(watch)
     }
 
     /// Called by a dropped `Watch`. The number may already belong to a newer watch (the old
     /// descriptor closed and the number reused): then it stays.
-    func unregister(_ watch: Watch) {
+    package func unregister(_ watch: Watch) {
         guard let current = watches[watch.fd], current.value == nil || current.value === watch else { return }
         watches[watch.fd] = nil
         _ = epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, watch.fd, nil)
     }
 
-    func register(_ timer: LoopTimer) { timers[ObjectIdentifier(timer)] = Weak(timer) }
-    func unregister(_ timer: LoopTimer) { timers[ObjectIdentifier(timer)] = nil }
+    package func register(_ timer: LoopTimer) { timers[ObjectIdentifier(timer)] = Weak(timer) }
+    package func unregister(_ timer: LoopTimer) { timers[ObjectIdentifier(timer)] = nil }
 
     private func add(_ fd: Int32) throws {
         var event = epoll_event()
@@ -81,23 +81,23 @@ final class EventLoop {
     // MARK: - running
 
     /// Returns the longest gap while animating so far and starts measuring afresh.
-    func takeLongestAnimatingGap() -> Double { stalls.takeLongestGap() }
+    package func takeLongestAnimatingGap() -> Double { stalls.takeLongestGap() }
 
     /// Dispatches until `stop()` is called.
-    func run() throws {
+    package func run() throws {
         stopped = false
         while !stopped { try runOnce(timeoutMilliseconds: -1) }
     }
 
     /// Ends `run()`: the current handler finishes, then nothing else (ready descriptors of
     /// the same batch, due timers, posted work) runs.
-    func stop() { stopped = true }
+    package func stop() { stopped = true }
 
     /// Runs posted work and due timers, then waits up to `timeoutMilliseconds` (-1: forever,
     /// but never past the earliest timer) and dispatches what became ready. Returns the number
     /// of ready descriptors.
     @discardableResult
-    func runOnce(timeoutMilliseconds: Int32) throws -> Int {
+    package func runOnce(timeoutMilliseconds: Int32) throws -> Int {
         runPostedAndDue()
         if stopped { return 0 }
         var events = [epoll_event](repeating: epoll_event(), count: 16)
@@ -154,7 +154,7 @@ final class EventLoop {
     }
 
     /// The earliest deadline of any timer, for the alarm.
-    var nextDeadline: Double? { timers.values.compactMap { $0.value?.deadline }.min() }
+    package var nextDeadline: Double? { timers.values.compactMap { $0.value?.deadline }.min() }
 
     /// Arms the timerfd for the earliest deadline, relative to the loop's clock (which may be
     /// a test's): the alarm only wakes epoll, the timers are due by `time`.
@@ -180,7 +180,7 @@ final class EventLoop {
 
 /// A reference that does not keep its object: the loop holds its tokens this way, so a token
 /// dropped by its owner is gone.
-struct Weak<T: AnyObject> {
-    weak var value: T?
-    init(_ value: T) { self.value = value }
+package struct Weak<T: AnyObject> {
+    package weak var value: T?
+    package init(_ value: T) { self.value = value }
 }

@@ -3,12 +3,12 @@ import Glibc
 
 /// Signals delivered as readable data on a signalfd instead of asynchronous handlers, so
 /// SIGTERM/SIGINT/SIGHUP are handled on the event loop like any other event.
-final class SignalSource {
+package final class SignalSource {
     private let signalFD: OwnedDescriptor
     private var previousMask = sigset_t()
 
     /// Blocks `signals` for this thread (so they are queued, not delivered) and opens a signalfd.
-    init(signals: [Int32]) throws {
+    package init(signals: [Int32]) throws {
         var mask = sigset_t()
         sigemptyset(&mask)
         for signal in signals { sigaddset(&mask, signal) }
@@ -28,10 +28,10 @@ final class SignalSource {
     deinit { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
 
     /// Readable while signals are queued.
-    var fd: Int32 { signalFD.rawValue }
+    package var fd: Int32 { signalFD.rawValue }
 
     /// The signals waiting on the descriptor (empty when none).
-    func drain() -> [Int32] {
+    package func drain() -> [Int32] {
         var received: [Int32] = []
         var info = signalfd_siginfo()
         while signalFD.readRecord(&info) {

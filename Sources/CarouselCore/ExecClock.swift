@@ -3,9 +3,9 @@ import Glibc
 /// Time since this process was exec'd, for the "first frame after N ms" log line. The start
 /// comes from /proc/self/stat (clock ticks since boot, so 10 ms resolution at USER_HZ 100)
 /// and is compared on CLOCK_BOOTTIME, the clock that field counts in.
-enum ExecClock {
+package enum ExecClock {
     /// Seconds from exec to the monotonic instant `time`; nil if /proc is unreadable.
-    static func sinceExec(atMonotonic time: Double) -> Double? {
+    package static func sinceExec(atMonotonic time: Double) -> Double? {
         guard let start = processStart() else { return nil }
         var boot = timespec(), mono = timespec()
         clock_gettime(CLOCK_BOOTTIME, &boot)

@@ -4,17 +4,17 @@ import SystemPackage
 /// A regular file opened for reading, with its size. The open does not block (a FIFO under a
 /// picture's or the config's name cannot hang the event loop) and anything but a regular file
 /// is refused before a byte is read. Closed when the value goes away.
-struct RegularFile: ~Copyable {
-    enum OpenFailure: Error, Equatable {
+package struct RegularFile: ~Copyable {
+    package enum OpenFailure: Error, Equatable {
         case missing
         case notRegularFile
         case system(Errno)
     }
 
-    let size: Int
+    package let size: Int
     private let owned: OwnedDescriptor
 
-    init(_ path: String) throws(OpenFailure) {
+    package init(_ path: String) throws(OpenFailure) {
         let owned: OwnedDescriptor
         do {
             owned = OwnedDescriptor(try FileDescriptor.open(FilePath(path), .readOnly,
@@ -32,7 +32,7 @@ struct RegularFile: ~Copyable {
 
     /// Fills `buffer` from `offset` on, stopping early only at the end of the file (it may have
     /// shrunk meanwhile). Returns how many bytes came; EINTR is retried.
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Errno) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Errno) -> Int {
         var count = 0
         while count < buffer.count {
             let got: Int
@@ -50,7 +50,7 @@ struct RegularFile: ~Copyable {
     }
 
     /// `read(into:at:)` for the bytes of `array` from `start` on, at the same file offset.
-    func read(into array: inout [UInt8], from start: Int) throws(Errno) -> Int {
+    package func read(into array: inout [UInt8], from start: Int) throws(Errno) -> Int {
         let result = array.withUnsafeMutableBytes { buffer in
             Result { () throws(Errno) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]), at: start) }
         }

@@ -1,24 +1,24 @@
 /// Runs slow work (file I/O, device enumeration) on a thread of its own and hands the result
 /// to the event loop through `fd`, an eventfd the loop watches: the loop keeps drawing
 /// meanwhile. One run at a time; a run is never cancelled, only its result taken later.
-final class BackgroundTask<Value>: @unchecked Sendable {
+package final class BackgroundTask<Value>: @unchecked Sendable {
     private let finished: EventCounter
     private let name: String
     private let lock = ConditionLock()
     private var result: Value?  // guarded by lock
-    private(set) var isRunning = false
+    package private(set) var isRunning = false
 
-    init(name: String) throws {
+    package init(name: String) throws {
         self.name = name
         finished = try EventCounter()
     }
 
     /// Readable when a run finished; `take()` clears it.
-    var fd: Int32 { finished.fd }
+    package var fd: Int32 { finished.fd }
 
     /// Starts `work` on its thread unless a run is under way. `work` must not touch the
     /// loop's state: it gets its inputs by value and returns everything it made.
-    func start(_ work: @escaping () -> Value) {
+    package func start(_ work: @escaping () -> Value) {
         guard !isRunning else { return }
         isRunning = true
         DetachedThread.start(name: name, background: true) { [self] in
@@ -29,7 +29,7 @@ final class BackgroundTask<Value>: @unchecked Sendable {
     }
 
     /// The finished run's result, if there is one (on the loop, when `fd` is readable).
-    func take() -> Value? {
+    package func take() -> Value? {
         finished.drain()
         let taken: Value? = lock.withLock {
             defer { result = nil }

@@ -5,26 +5,26 @@
 /// Process deadlines (the watchdog, the reload debounce, sync resume, input time-outs) and
 /// each carousel's frame pacing are all timers of this one kind; the loop keeps a single
 /// timerfd armed at the earliest of them.
-final class LoopTimer {
-    let name: String
+package final class LoopTimer {
+    package let name: String
     /// When the action is due (the loop's monotonic clock); nil while not scheduled.
-    private(set) var deadline: Double?
+    package private(set) var deadline: Double?
     fileprivate let action: (Double) -> Void
     private weak var loop: EventLoop?
 
-    init(loop: EventLoop, name: String, action: @escaping (Double) -> Void) {
+    package init(loop: EventLoop, name: String, action: @escaping (Double) -> Void) {
         self.loop = loop; self.name = name; self.action = action
         loop.register(self)
     }
 
     /// Schedules the action at `time` (a time already past runs on the loop's next turn),
     /// or unschedules it with nil.
-    func schedule(at time: Double?) {
+    package func schedule(at time: Double?) {
         deadline = time
     }
 
     /// Takes the deadline off before running: the action may schedule the timer again.
-    func fire(now: Double) {
+    package func fire(now: Double) {
         deadline = nil
         action(now)
     }
@@ -35,18 +35,18 @@ final class LoopTimer {
 /// A descriptor watched by the event loop: `handler` runs whenever it is readable, until the
 /// token is dropped. Drop it before closing the descriptor (the owner declares the watch
 /// after the descriptor it watches, or drops it first).
-final class Watch {
-    let fd: Int32
-    let name: String
+package final class Watch {
+    package let fd: Int32
+    package let name: String
     fileprivate let handler: () -> Void
     private weak var loop: EventLoop?
 
-    init(loop: EventLoop, fd: Int32, name: String, handler: @escaping () -> Void) throws {
+    package init(loop: EventLoop, fd: Int32, name: String, handler: @escaping () -> Void) throws {
         self.loop = loop; self.fd = fd; self.name = name; self.handler = handler
         try loop.register(self)
     }
 
-    func run() { handler() }
+    package func run() { handler() }
 
     deinit { loop?.unregister(self) }
 }

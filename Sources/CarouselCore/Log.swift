@@ -4,17 +4,17 @@ import Synchronization
 
 /// journald-friendly logging: one line per event on stderr, with the syslog priority
 /// prefix (`<3>` error, `<4>` warning, `<6>` info, `<7>` debug) that journald reads.
-enum Log {
-    enum Level: Int, Comparable {
+package enum Log {
+    package enum Level: Int, Comparable {
         case error = 3, warning = 4, notice = 5, info = 6, debug = 7
-        static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// Lines above this level are dropped (CAROUSELD_DEBUG=1 shows debug lines).
-    nonisolated(unsafe) static var threshold: Level = getenv("CAROUSELD_DEBUG") == nil ? .info : .debug
+    package nonisolated(unsafe) static var threshold: Level = getenv("CAROUSELD_DEBUG") == nil ? .info : .debug
     /// Tests capture lines here instead of stderr. Set and read under `lock`: a test swaps it
     /// while a decode thread may be logging a skipped file.
-    static var sink: ((Level, String) -> Void)? {
+    package static var sink: ((Level, String) -> Void)? {
         get { var current: ((Level, String) -> Void)? = nil; lock.withLock { _ in current = sinkStorage }; return current }
         set { lock.withLock { _ in sinkStorage = newValue } }
     }
@@ -22,11 +22,11 @@ enum Log {
     /// Lines from the decode thread and the loop never interleave.
     private static let lock = Mutex(())
 
-    static func error(_ message: @autoclosure () -> String) { write(.error, message()) }
-    static func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
-    static func notice(_ message: @autoclosure () -> String) { write(.notice, message()) }
-    static func info(_ message: @autoclosure () -> String) { write(.info, message()) }
-    static func debug(_ message: @autoclosure () -> String) { if threshold >= .debug { write(.debug, message()) } }
+    package static func error(_ message: @autoclosure () -> String) { write(.error, message()) }
+    package static func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
+    package static func notice(_ message: @autoclosure () -> String) { write(.notice, message()) }
+    package static func info(_ message: @autoclosure () -> String) { write(.info, message()) }
+    package static func debug(_ message: @autoclosure () -> String) { if threshold >= .debug { write(.debug, message()) } }
 
     private static func write(_ level: Level, _ message: String) {
         guard level <= threshold else { return }
@@ -41,7 +41,7 @@ enum Log {
 
 /// `text` with line breaks and other control characters written as escapes (`\n`, `\r`,
 /// `\x1b`), so a file name holding them can never split or forge a log line.
-func escapingControls(_ text: String) -> String {
+package func escapingControls(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: isControl) else { return text }
     var out = ""
     for scalar in text.unicodeScalars {
@@ -63,7 +63,7 @@ private func isControl(_ s: Unicode.Scalar) -> Bool {
 
 /// A file name from the file system (bytes, not necessarily UTF-8) as text for messages: valid
 /// UTF-8 as it is, each byte of an invalid sequence as `\xff`.
-func escapedFileName(_ bytes: [UInt8]) -> String {
+package func escapedFileName(_ bytes: [UInt8]) -> String {
     if let text = String(validating: bytes, as: UTF8.self) { return text }
     var out = ""
     var rest = bytes[...]
@@ -84,8 +84,8 @@ func escapedFileName(_ bytes: [UInt8]) -> String {
 }
 
 /// Whole writes to stderr (fd 2): swift-system retries EINTR and short writes.
-enum StandardError {
-    static func write(_ text: String) {
+package enum StandardError {
+    package static func write(_ text: String) {
         _ = try? FileDescriptor.standardError.writeAll(text.utf8)
     }
 }
