@@ -7,7 +7,7 @@ import PackageDescription
 // a library without its `@main` file. A plain `swift build` or `swift test` never sees it.
 let fuzzLibrary = Context.environment["CAROUSELD_FUZZ_LIBRARY"] != nil
 let carouseldDependencies: [Target.Dependency] = [
-    "CarouselEngine", "CarouselCore", "CDRM", "CInput", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland",
+    "CarouselEngine", "CarouselCore", "CarouselPixels", "CDRM", "CInput", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland",
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
     .product(name: "SystemPackage", package: "swift-system"),
 ]
@@ -20,6 +20,7 @@ let package = Package(
                     : .executable(name: "carouseld", targets: ["carouseld"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "CarouselCore", targets: ["CarouselCore"]),
+        .library(name: "CarouselPixels", targets: ["CarouselPixels"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -69,12 +70,18 @@ let package = Package(
         .target(name: "CarouselCore", dependencies: [
             "CInput", "CSystemd", .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        // Pictures: decoders, the card cache on disk, the image store and its decode thread, the
+        // compositor and the frame renderer. Takes plain values (CardSpec, sizes), not the config.
+        .target(name: "CarouselPixels", dependencies: [
+            "CarouselCore", "CarouselEngine", "CImaging", "CInput", "CJPEGStream", "CPNGStream",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         fuzzLibrary ? .target(name: "carouseld", dependencies: carouseldDependencies, exclude: ["Carouseld.swift"])
                     : .executableTarget(name: "carouseld", dependencies: carouseldDependencies),
         // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "TestSupport"]),
-        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselCore", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CImaging", "CSystemd"]),
+        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselCore", "CarouselPixels", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CImaging", "CSystemd"]),
     ],
     cxxLanguageStandard: .cxx17
 )

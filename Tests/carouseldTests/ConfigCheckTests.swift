@@ -3,6 +3,7 @@ import CarouselEngine
 import Foundation
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// `carouseld check`: the report, and the real binary's output and exit status.
 final class ConfigCheckTests: XCTestCase {

@@ -2,6 +2,7 @@
 import CarouselEngine
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// A display whose flips complete only when the test says so.
 final class FakeOutput: DisplayOutput {

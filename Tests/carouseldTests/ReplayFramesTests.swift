@@ -2,6 +2,7 @@
 import XCTest
 import CarouselEngine
 @testable import carouseld
+@testable import CarouselPixels
 
 /// `carouseld replay --config DIR --frames OUT`: the config directory's settings and pictures,
 /// and a PNG for every 60 Hz frame that shows what the panel would have shown.

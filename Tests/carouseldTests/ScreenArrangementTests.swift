@@ -1,6 +1,7 @@
 import CarouselEngine
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 final class ScreenArrangementTests: XCTestCase {
     private func size(_ w: Double, _ h: Double) -> Size { Size(width: w, height: h) }

@@ -1,6 +1,7 @@
 import CarouselEngine
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 final class ScreenPlanTests: XCTestCase {
     private func table(_ name: String, mode: String? = nil, rotation: Int? = nil, interval: Double? = nil,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 import Glibc
 
 /// Puts the daemon together and runs it: the config, the backend (screens and input), one

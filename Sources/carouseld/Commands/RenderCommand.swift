@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 import FoundationEssentials
 
 struct RenderCommand: ParsableCommand {

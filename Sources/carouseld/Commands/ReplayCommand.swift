@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

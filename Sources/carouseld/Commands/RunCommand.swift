@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarouselCore
+import CarouselPixels
 import Glibc
 
 extension DisplayBackend: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 import Glibc
 
 /// What `carouseld check` finds in a config directory: everything the daemon would load,

@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 
 /// Turns the text of `carouseld.conf` into `ConfigValues` with toml++ (`TOMLDocument`),
 /// then checks types and ranges; `[[output]]` tables go through `OutputTableParser`. Unknown

@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselPixels
 import Glibc
 import SystemPackage
 

@@ -1,3 +1,4 @@
+import CarouselPixels
 /// The line on which each key of `carouseld.conf` is set, as toml++ reported it, for later
 /// problems about the same file (e.g. a `media` directory that does not exist, or the
 /// `playlist` of an `[[output]]` that is missing).

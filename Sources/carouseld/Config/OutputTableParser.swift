@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 
 /// Reads the `[[output]]` tables of carouseld.conf. It runs after the top level is applied, so
 /// a table's engine overrides start from the top-level settings wherever they sit in the file,

@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselPixels
 /// Reads one playlist file against the media directory: `playlist.m3u`, or the `playlist` of
 /// an `[[output]]`. One function for both, so both get the same size limit and the same rules.
 enum PlaylistFile {

@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselPixels
 import CTOML
 
 /// A value of `carouseld.conf`, as toml++ read it.

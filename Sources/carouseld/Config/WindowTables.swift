@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselPixels
 import CTOML
 
 /// One `[[playlist]]` table: a playlist file shown during a weekly window (dayparting).

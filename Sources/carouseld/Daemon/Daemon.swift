@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 import Glibc
 
 /// One screen the carousel is shown on: its output, its renderer (which knows where on the

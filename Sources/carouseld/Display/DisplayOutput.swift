@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 
 /// A screen the daemon can show frames on (DRM/KMS or fbdev). Completion is reported on the
 /// event loop, never from inside `present`.

@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 
 /// The screen the daemon draws on, kept through driver changes, so the daemon never has to
 /// restart for them:

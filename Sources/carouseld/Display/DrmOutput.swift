@@ -1,6 +1,7 @@
 import CarouselCore
 import CDRM
 import CarouselEngine
+import CarouselPixels
 import Glibc
 
 /// A DRM/KMS screen: picks connector and mode, lights it with the first frame, flips

@@ -1,6 +1,7 @@
 import CarouselCore
 import CDRM
 import CarouselEngine
+import CarouselPixels
 import Glibc
 
 /// The fallback for boards without KMS: draws straight into /dev/fb0's mapped memory.

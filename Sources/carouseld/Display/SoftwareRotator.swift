@@ -1,3 +1,4 @@
+import CarouselPixels
 import CImaging
 
 /// Rotation for planes without a "rotation" property: frames are drawn into an unrotated

@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 import FoundationEssentials
 
 /// `carouseld replay --frames DIR`: every 60 Hz frame of a replay as a PNG, drawn by the same

@@ -1,4 +1,5 @@
 import CarouselEngine
+import CarouselPixels
 
 /// Which screen a touch device belongs to. A touchscreen reports positions on its own panel,
 /// so with several screens each must be told which one it sits on:

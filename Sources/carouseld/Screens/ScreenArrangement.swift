@@ -1,4 +1,5 @@
 import CarouselEngine
+import CarouselPixels
 
 /// How several outputs show one carousel: the engine's viewport and each output's transform.
 /// Pure, so the layout math is tested without screens.

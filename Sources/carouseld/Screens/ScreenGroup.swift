@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 
 /// One carousel and the screens that show it (all of them in mirror and span, one in
 /// independent): its `Daemon`, its playlist and settings, and one renderer per screen over

@@ -1,4 +1,5 @@
 import CarouselEngine
+import CarouselPixels
 
 /// What `render --output NAME` draws: the carousel that screen shows, as that screen shows it
 /// (its part of a span, its scale of a mirror, its own playlist when independent).

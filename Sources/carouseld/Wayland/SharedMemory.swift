@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselPixels
 import CWayland
 import Glibc
 

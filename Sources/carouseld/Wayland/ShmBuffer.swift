@@ -1,3 +1,4 @@
+import CarouselPixels
 import CWayland
 import Glibc
 

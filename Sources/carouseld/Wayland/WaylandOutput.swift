@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 import CWayland
 import Glibc
 

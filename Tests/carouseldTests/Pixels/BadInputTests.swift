@@ -3,6 +3,7 @@ import CarouselEngine
 import Foundation
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// Broken files made by the tests themselves: each is skipped with one log line naming the
 /// path and the reason, the others still show, and nothing crashes.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// What `bench --photos` measures against: a progressive JPEG's coefficient arrays from its
 /// frame header, the per-picture and paging targets, and where the floor's memory is.

@@ -3,6 +3,7 @@ import CarouselEngine
 import CImaging
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// The compositor against pictures computed independently: solid-colour cards at known
 /// places, so every expected pixel is a colour, a blend, or the background.

@@ -2,6 +2,7 @@ import CarouselEngine
 import CImaging
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// Decoding through the real libraries and the one pixman resample: fit modes, EXIF
 /// orientation, JPEG DCT scaling, alpha over the background.

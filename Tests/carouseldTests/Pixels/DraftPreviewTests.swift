@@ -2,6 +2,7 @@ import CarouselEngine
 import CImaging
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// A preview is a draft: a progressive JPEG's comes from its first scans only.
 final class DraftPreviewTests: XCTestCase {

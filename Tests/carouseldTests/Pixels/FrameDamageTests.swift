@@ -1,6 +1,7 @@
 @testable import CarouselCore
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// The rectangle a Wayland commit damages: exactly where two frames differ.
 final class FrameDamageTests: XCTestCase {

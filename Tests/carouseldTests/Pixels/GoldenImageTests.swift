@@ -4,6 +4,7 @@ import CImaging
 import Foundation
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// Rendered frames compared with committed pictures (reviewed by eye when made), within a
 /// small per-channel tolerance. Regenerate with CAROUSELD_WRITE_GOLDEN=1 after a deliberate

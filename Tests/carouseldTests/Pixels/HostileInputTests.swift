@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// Hostile picture files, made by the tests (sparse or small, nothing big committed): each is
 /// refused with a reason naming what is wrong, from its header where it can be, without the

@@ -3,6 +3,7 @@ import CarouselEngine
 import Foundation
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// JPEG and PNG rows read straight from the open file (pread, 64 KB at a time) instead of a
 /// copy of the whole file: the same pixels as a decode from memory, and a file that changes

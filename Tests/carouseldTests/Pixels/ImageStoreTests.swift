@@ -4,6 +4,7 @@ import CInput
 import Glibc
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// The image store: decodes on its worker, wakes the loop through its eventfd, keeps a
 /// bounded window of cards around the selected one.

@@ -3,6 +3,7 @@ import CarouselEngine
 import CImaging
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// JPEG cards made a band of decoded rows at a time (the daemon's path) against the same card
 /// made from one whole-picture decode by libturbojpeg.

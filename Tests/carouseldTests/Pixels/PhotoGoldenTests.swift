@@ -2,6 +2,7 @@
 import CarouselEngine
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// Each picture of the realistic photo set (see PhotoSet) made into a 640x400 card, for fit
 /// cover and contain, against PIL's decode, EXIF transpose, CMYK conversion and resize of the

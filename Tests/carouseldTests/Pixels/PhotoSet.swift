@@ -1,6 +1,7 @@
 @testable import CarouselCore
 import Foundation
 @testable import carouseld
+@testable import CarouselPixels
 
 /// The realistic photo set of issue 14, made by scripts/make-photo-set.py (PIL, jpegtran) with
 /// PIL's own reference cards, and cached under ~/.cache/carouseld-photoset/<hash of the script

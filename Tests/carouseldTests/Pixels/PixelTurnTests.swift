@@ -1,4 +1,5 @@
 @testable import carouseld
+@testable import CarouselPixels
 import CImaging
 import XCTest
 

@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// Previews: a card not decoded in time shows its 1/8 preview, scaled up into the card's
 /// exact rectangle, until the full card replaces it; decodes go the selected card first, then

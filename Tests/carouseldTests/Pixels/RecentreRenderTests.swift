@@ -3,6 +3,7 @@ import CarouselEngine
 import XCTest
 @testable import CarouselEngine
 @testable import carouseld
+@testable import CarouselPixels
 
 /// The loop seam: paging forward from the last picture settles in the strip's right clone and
 /// the engine re-centres into the real copy in the same update. The frame just before the

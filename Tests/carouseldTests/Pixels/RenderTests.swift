@@ -3,6 +3,7 @@ import CarouselEngine
 import Foundation
 import XCTest
 @testable import carouseld
+@testable import CarouselPixels
 
 /// `carouseld render`'s pieces: frames of the undisturbed carousel from real files, output
 /// names, the touch script, the media listing.

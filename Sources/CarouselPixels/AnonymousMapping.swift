@@ -1,0 +1,24 @@
+import Glibc
+
+/// Memory straight from the kernel (a private anonymous mapping), given back on deinit.
+///
+/// Why not malloc for pictures and files: glibc raises its mmap threshold after the first large
+/// free, after which freed megabyte-sized blocks stay in its heap, resident, and peak RSS grows
+/// by whatever the heap keeps. A mapping is returned to the kernel by `munmap` the moment it is
+/// freed, so peak memory stays what is really in use. Mappings are also page-aligned, which
+/// pixman's SIMD paths like.
+package final class AnonymousMapping: @unchecked Sendable {
+    package let base: UnsafeMutableRawPointer
+    package let byteCount: Int
+
+    /// nil when `byteCount` is not positive or memory is exhausted (callers report it, never trap).
+    package init?(byteCount: Int) {
+        guard byteCount > 0,
+              let memory = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              memory != MAP_FAILED else { return nil }
+        base = memory
+        self.byteCount = byteCount
+    }
+
+    deinit { munmap(base, byteCount) }
+}

@@ -1,0 +1,94 @@
+import CarouselCore
+import Glibc
+import Synchronization
+
+/// Where the decode worker gets a card: from a cache when it holds a valid one, else from
+/// `make` (the decode). A protocol so the worker can be tested with a stand-in.
+package protocol CardCaching: AnyObject, Sendable {
+    func card(path: String, spec: CardSpec, make: () throws(ImageError) -> Card) throws(ImageError) -> Card
+    /// `paths` are in a playlist shown by `owner` until `release(owner)`; entries of files in
+    /// no such playlist are pruned.
+    func use(_ paths: [String], by owner: ObjectIdentifier)
+    func release(_ owner: ObjectIdentifier)
+    /// Removes entries of files in no playlist in use, stale versions, and the oldest beyond the bound.
+    func prune()
+    /// `disk_cache_mb`, which a reload may change; 0 switches lookups and stores off.
+    func setLimit(megabytes: Int)
+}
+
+/// Cards on disk, so a photo is decoded from its original once per card size and later shows
+/// (and the first frame after a reboot) are one read. One file per card in one directory:
+/// `<path hash>-<spec hash>-<key hash>.card`, a `CardCacheHeader` then the card's padded
+/// pixels. Written to a temp file and renamed, so a reader sees a whole entry or none; checked
+/// on every read (magic, key, sizes, checksums) so a corrupt or stale one is logged, removed and
+/// decoded again, never shown. Shared by every store of the daemon (thread-safe).
+package final class CardCache: CardCaching, @unchecked Sendable {
+    package let directory: String
+    package struct State {
+        package var limitBytes: Int
+        package var playlists: [ObjectIdentifier: Set<String>] = [:]
+        /// Set after a failed write: one warning, then the cache is off for this process.
+        package var broken = false
+    }
+    package let state: Mutex<State>
+
+    /// nil, with one warning, when `directory` cannot be created or written (a read-only root):
+    /// the daemon then decodes every card as without a cache, and never fails for it.
+    package init?(directory: String, megabytes: Int) {
+        self.directory = directory
+        state = Mutex(State(limitBytes: max(0, megabytes) * 1_048_576))
+        if let reason = Self.writeProblem(directory) {
+            Log.warning("card cache: \(directory): \(reason); the card cache is off (cards are decoded from the originals)")
+            return nil
+        }
+    }
+
+    package var isOn: Bool { state.withLock { $0.limitBytes > 0 && !$0.broken } }
+
+    package func setLimit(megabytes: Int) { state.withLock { $0.limitBytes = max(0, megabytes) * 1_048_576 } }
+
+    package func use(_ paths: [String], by owner: ObjectIdentifier) {
+        let hashes = Set(paths.map { Self.hex(FNV.hash($0)) })
+        state.withLock { $0.playlists[owner] = hashes }
+    }
+
+    package func release(_ owner: ObjectIdentifier) { _ = state.withLock { $0.playlists.removeValue(forKey: owner) } }
+
+    package func card(path: String, spec: CardSpec, make: () throws(ImageError) -> Card) throws(ImageError) -> Card {
+        guard isOn, let key = CardCacheKey(path: path, spec: spec) else { return try make() }
+        let name = Self.entryName(path: path, key: key)
+        if let card = load(name, key: key, spec: spec, source: path) { return card }
+        let card = try make()
+        // A file replaced while it was decoded would be stored under its old key: store only
+        // when the source is still the one the key describes.
+        if CardCacheKey(path: path, spec: spec) == key, store(card, key: key, name: name) { prune() }
+        return card
+    }
+
+    // MARK: - Names
+
+    package static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+
+    package static let suffix = ".card"
+
+    /// Path hash first (playlist pruning needs only the name), then the spec's (so two card
+    /// sizes of one photo are two entries), then the whole key's.
+    package static func entryName(path: String, key: CardCacheKey) -> String {
+        let spec = FNV.hash([key.width, key.height, key.fit, key.background, key.maxImagePixels])
+        return "\(hex(FNV.hash(path)))-\(hex(spec))-\(hex(FNV.hash(key.words)))\(suffix)"
+    }
+
+    /// Why nothing can be written into `directory`, or nil: created if missing, then a probe file.
+    private static func writeProblem(_ directory: String) -> String? {
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST { return describe(errno: errno) }
+        let probe = "\(directory)/.probe.\(getpid()).tmp"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return describe(errno: errno) }
+        close(fd)
+        unlink(probe)
+        return nil
+    }
+}

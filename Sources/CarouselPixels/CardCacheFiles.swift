@@ -1,0 +1,110 @@
+import CarouselCore
+import Glibc
+import Synchronization
+
+/// Numbers the temp files, so two workers writing the same entry never share one.
+private let temporaryFileSequence = Atomic<Int>(0)
+
+/// Reading and writing one cache entry. The pixels go straight between the file and the card's
+/// own memory (one `read` into `Card.padded`, one `write` from it): no second copy of a card.
+extension CardCache {
+    /// The card of a valid entry, or nil: missing (a plain miss), or corrupt, truncated or
+    /// stale (logged and removed, so the caller decodes and stores it again).
+    package func load(_ name: String, key: CardCacheKey, spec: CardSpec, source: String) -> Card? {
+        let file = "\(directory)/\(name)"
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        switch read(fd, key: key, spec: spec) {
+        case .success(let card):
+            // Marks the entry recently used: pruning removes the least recently used first.
+            futimens(fd, nil)
+            return card
+        case .failure(let problem):
+            Log.warning("card cache: \(file): \(problem.reason); decoding \(source) again")
+            unlink(file)
+            return nil
+        }
+    }
+
+    package struct Problem: Error { var reason: String }
+
+    private func read(_ fd: Int32, key: CardCacheKey, spec: CardSpec) -> Result<Card, Problem> {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(Problem(reason: describe(errno: errno))) }
+        var words = [UInt64](repeating: 0, count: CardCacheHeader.wordCount)
+        let got = words.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard got == CardCacheHeader.byteCount else { return .failure(Problem(reason: "truncated header")) }
+        guard let header = CardCacheHeader(words: words) else {
+            return .failure(Problem(reason: "bad magic, version or header checksum"))
+        }
+        guard header.key == key else { return .failure(Problem(reason: "made from another version of the file")) }
+        guard let card = Card(width: spec.width, height: spec.height, background: spec.background) else {
+            return .failure(Problem(reason: "no memory for a \(spec.width)x\(spec.height) card"))
+        }
+        let payload = card.padded.byteCount
+        guard header.payloadBytes == UInt64(payload) else { return .failure(Problem(reason: "wrong pixel count")) }
+        guard Int(info.st_size) == CardCacheHeader.byteCount + payload else {
+            return .failure(Problem(reason: "\(info.st_size) bytes, expected \(CardCacheHeader.byteCount + payload) (truncated?)"))
+        }
+        let pixels = UnsafeMutableRawBufferPointer(start: card.padded.base, count: payload)
+        guard fullRead(fd, into: pixels, at: CardCacheHeader.byteCount) == payload else {
+            return .failure(Problem(reason: "truncated pixels"))
+        }
+        guard FNV.hash(UnsafeRawBufferPointer(pixels)) == header.payloadChecksum else {
+            return .failure(Problem(reason: "pixel checksum mismatch"))
+        }
+        return .success(card)
+    }
+
+    private func fullRead(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        var done = 0
+        while done < buffer.count, let base = buffer.baseAddress {
+            let n = pread(fd, base + done, buffer.count - done, off_t(offset + done))
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    /// Writes the entry to a temp file in the same directory and renames it into place. A
+    /// failure (disk full, directory gone read-only) is one warning and switches the cache off.
+    @discardableResult
+    package func store(_ card: Card, key: CardCacheKey, name: String) -> Bool {
+        let file = "\(directory)/\(name)"
+        let sequence = temporaryFileSequence.add(1, ordering: .relaxed).newValue
+        let temp = "\(directory)/.\(name).\(getpid()).\(sequence).tmp"
+        let pixels = UnsafeRawBufferPointer(start: card.padded.base, count: card.padded.byteCount)
+        let header = CardCacheHeader(key: key, payloadBytes: pixels.count, payloadChecksum: FNV.hash(pixels))
+        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        var problem: String?
+        if fd < 0 {
+            problem = describe(errno: errno)
+        } else {
+            let headerOK = header.words.withUnsafeBytes { fullWrite(fd, $0) }
+            if !headerOK || !fullWrite(fd, pixels) { problem = describe(errno: errno) }
+            if close(fd) != 0 && problem == nil { problem = describe(errno: errno) }
+            if problem == nil && rename(temp, file) != 0 { problem = describe(errno: errno) }
+        }
+        guard let problem else { return true }
+        unlink(temp)
+        let first = state.withLock { state in
+            defer { state.broken = true }
+            return !state.broken
+        }
+        if first { Log.warning("card cache: cannot write \(file): \(problem); the card cache is off") }
+        return false
+    }
+
+    private func fullWrite(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var done = 0
+        while done < bytes.count, let base = bytes.baseAddress {
+            let n = write(fd, base + done, bytes.count - done)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { if n == 0 { errno = ENOSPC }; return false }
+            done += n
+        }
+        return true
+    }
+}

@@ -1,0 +1,38 @@
+import CarouselEngine
+
+/// Where the page dots go: a centred row, `dotSize` wide with `dotSpacing` between dots, its
+/// centre line `dotsMargin` from the top or bottom edge. When there are more pages than fit
+/// the width, a window of dots around the selected page is shown.
+package struct DotsLayout: Equatable {
+    package struct Dot: Equatable {
+        package var centerX: Double
+        package var centerY: Double
+        package var active: Bool
+    }
+    package var dots: [Dot]
+    package var size: Double
+
+    /// `origin`: where the layout's viewport starts on the target (an output showing part of a
+    /// wider or scaled screen: `ViewTransform`); the dots follow the viewport, not the target.
+    package init(config: CarouselConfig, layout: FrameLayout, origin: (x: Double, y: Double) = (0, 0)) {
+        size = config.dotSize
+        guard config.dots, layout.itemCount > 0, layout.pageCount > 0 else { dots = []; return }
+        let pitch = config.dotSize + config.dotSpacing
+        let room = max(1, Int((layout.viewport.width - 2 * config.dotsMargin + config.dotSpacing) / pitch))
+        let shown = min(layout.pageCount, room)
+        let first = min(max(0, layout.selectedPage - shown / 2), layout.pageCount - shown)
+        let rowWidth = Double(shown) * pitch - config.dotSpacing
+        let left = (layout.viewport.width - rowWidth) / 2 + config.dotSize / 2
+        let y = config.dotsPosition == .bottom ? layout.viewport.height - config.dotsMargin : config.dotsMargin
+        dots = (0..<shown).map { i in
+            Dot(centerX: left + Double(i) * pitch - origin.x, centerY: y - origin.y, active: first + i == layout.selectedPage)
+        }
+    }
+
+    /// The pixels the row touches (empty when hidden).
+    package var bounds: IntRect {
+        guard let first = dots.first, let last = dots.last else { return IntRect(x: 0, y: 0, width: 0, height: 0) }
+        return IntRect(enclosing: first.centerX - size / 2 - 1, first.centerY - size / 2 - 1,
+                       last.centerX - first.centerX + size + 2, size + 2)
+    }
+}

@@ -1,0 +1,195 @@
+import CarouselCore
+import CarouselEngine
+import CInput
+import Glibc
+
+/// Pre-scaled cards for the playlist, decoded on a worker thread, never on the event loop.
+///
+/// - The compositor asks `cards(for:)` each frame; that also tells the store what is on
+///   screen. It keeps the visible cards plus `neighbours` each side of the selected one, and
+///   while the strip rests also the next card forward (auto-advance's direction), so a normal
+///   advance never shows an empty card; at most `cacheMB` of them.
+/// - A finished decode makes `readyFD` (an eventfd) readable; the event loop then calls
+///   `drainReady()` and redraws if something it shows arrived (a preview, or the full card
+///   that replaces it). Until the preview is there the compositor draws the background colour.
+/// - Previews (1/8 of the card, `CardSpec.preview`) are decoded before full cards and kept
+///   for a wider window than the full cards (`previewShare` of `cacheMB`), so a fling or a
+///   slow decode shows a blurred card in its place, never the background colour.
+/// - Decode order: the selected card, then the side the strip moves to, then the rest.
+/// - `waitUntilLoaded` blocks until given cards are decoded, for `render` and tests; it uses
+///   the same worker and decode path.
+package final class ImageStore: CardSource, @unchecked Sendable {
+    package typealias Update = DecodeWorker.Update
+
+    package let paths: [String]
+    /// Signalled when decodes finished; nil if no eventfd could be had (then they show on the next frame).
+    private let ready: EventCounter?
+    package let neighbours: Int
+    private let cacheBytes: Int
+    private let baseSpec: CardSpec
+    private let worker: DecodeWorker
+    /// Cards on disk, shared by every store of the daemon; told which paths this store shows.
+    private let diskCache: (any CardCaching)?
+    /// The way the strip last moved (from the layouts `cards(for:)` sees).
+    private var motion = MotionDirection()
+    /// The last preview window and what it was made for: recomputed only when those change,
+    /// not every frame (with a large cache_mb it may hold a thousand indices).
+    private var previewMemo: (key: [Int], window: [Int])?
+
+    /// The part of `cacheMB` for previews: 2 MB of the default 64, 25 previews of 1536x864
+    /// cards: the selected card's and a dozen each side.
+    package static let previewShare = 32
+    /// One neighbour each side of the selected card. With the default layout those neighbours
+    /// already peek in at the screen edges; the next card forward is prefetched while the strip
+    /// rests (and otherwise from the first frame of a page change, ~0.3 s before it scrolls in).
+    /// A second neighbour each side would keep two more cards (5.3 MB each at 1080p) resident,
+    /// and a decode (a 4000x3000 photo: 4.3 MB of file, 12 MB at half size) would run beside
+    /// four cached cards instead of three: 6 MB more at the peak.
+    package static let defaultNeighbours = 1
+
+    /// `replacing`: the store this one replaces on a reload; its decoded cards come along.
+    /// `cache`: cards on disk; entries of paths in no store's playlist are pruned when it starts.
+    /// `beforeDecode`: a test hook, run on the worker thread before each decode.
+    package init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = ImageStore.defaultNeighbours,
+         replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil,
+         beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil) {
+        self.paths = paths
+        self.baseSpec = spec
+        self.cacheBytes = cacheMB * 1024 * 1024
+        self.neighbours = neighbours
+        do { ready = try EventCounter() } catch {
+            Log.error("\(error); finished decodes show on the next frame")
+            ready = nil
+        }
+        diskCache = cache
+        worker = DecodeWorker(paths: paths, spec: spec, carried: previous?.worker.carry(), diskCache: cache,
+                              beforeDecode: beforeDecode) { [ready] in
+            ready?.signal()
+        }
+        cache?.use(paths, by: ObjectIdentifier(self))
+        // The replaced store's playlist is no longer shown: its files may be pruned now.
+        if let previous { cache?.release(ObjectIdentifier(previous)) }
+        worker.start()
+    }
+
+    /// Returns at once: a decode in flight finishes on the worker and is dropped.
+    deinit {
+        worker.stop()
+        diskCache?.release(ObjectIdentifier(self))
+    }
+
+    /// Readable when decodes finished; poll it and call `drainReady()`. -1 without an eventfd.
+    package var readyFD: Int32 { ready?.fd ?? -1 }
+
+    /// The full card of each visible index, else its preview (`Card.isPreview`).
+    package func cards(for layout: FrameLayout) -> [Int: Card] {
+        let direction = motion.update(layout)
+        return want(layout, direction: direction).shown
+    }
+
+    /// Tells the worker what `layout` needs; returns the full-card window and the visible cards.
+    private func want(_ layout: FrameLayout, direction: Int) -> (wanted: [Int], shown: [Int: Card]) {
+        let spec = spec(for: layout)
+        let visible = visibleIndices(layout)
+        let wanted = window(visible: visible, selected: layout.selectedIndex, spec: spec, atRest: !layout.isMoving,
+                            direction: direction)
+        let key = [layout.selectedIndex, direction, spec.width, spec.height]
+        let previews = previewMemo?.key == key ? previewMemo?.window ?? []
+            : previewWindow(selected: layout.selectedIndex, spec: spec, direction: direction)
+        previewMemo = (key, previews)
+        return (wanted, worker.want(wanted, previews: previews, ahead: previewsAhead, spec: spec, visible: visible))
+    }
+
+    /// Clears `readyFD` and says which indices finished (ready or failed) since the last call.
+    package func drainReady() -> Update {
+        ready?.drain()
+        return worker.takeUpdate()
+    }
+
+    /// Blocks until the layout's visible cards are decoded (or failed).
+    package func waitUntilLoaded(for layout: FrameLayout) {
+        _ = cards(for: layout)
+        worker.waitUntilLoaded(visibleIndices(layout))
+    }
+
+    /// Blocks until everything the store keeps for `layout` (the visible cards and what it
+    /// prefetches) is decoded or failed: a page change after a rest, for the benchmark.
+    /// Previews of the wider window too.
+    package func waitUntilPrefetched(for layout: FrameLayout) {
+        let wanted = want(layout, direction: motion.value).wanted
+        worker.waitUntilLoaded(wanted)
+        worker.waitUntilPreviewsLoaded()
+    }
+
+    /// Blocks until `indices` are decoded (or failed) at the current card size.
+    package func waitUntilLoaded(indices: [Int]) {
+        worker.waitUntilLoaded(indices.filter { paths.indices.contains($0) })
+    }
+
+    package func failure(at index: Int) -> ImageError? { worker.failure(at: index) }
+
+    /// Every card that could not be made, by playlist index.
+    package var failedCards: [Int: ImageError] { worker.failedCards }
+
+    /// Makes again the cards whose file changed since they failed; returns their indices.
+    @discardableResult
+    package func retryChangedFailures() -> [Int] { worker.retryChangedFailures() }
+
+    package var cachedCount: Int { worker.cachedCount }
+    package var previewCount: Int { worker.previewCount }
+
+    // MARK: - Window
+
+    /// The card look for a layout: its card size (all cards share it), the rest from config.
+    private func spec(for layout: FrameLayout) -> CardSpec {
+        guard let card = layout.cards.first else { return baseSpec }
+        var spec = baseSpec
+        spec.width = max(1, Int(card.width.rounded()))
+        spec.height = max(1, Int(card.height.rounded()))
+        return spec
+    }
+
+    /// Visible indices, the centre-most (drawn last) first.
+    private func visibleIndices(_ layout: FrameLayout) -> [Int] {
+        var seen = Set<Int>()
+        return layout.cards.reversed().map(\.index).filter { paths.indices.contains($0) && seen.insert($0).inserted }
+    }
+
+    /// What to keep and decode: the visible cards, then neighbours of the selected card by
+    /// distance (the playlist loops), then at rest the next card forward not kept yet; within
+    /// the cache budget. The card behind is dropped when it leaves the screen, so the forward
+    /// one decodes beside no more cards than a page change's decode does. Returned in decode
+    /// order (`DecodeOrder`): the selected card, then the side of `direction`, then the rest.
+    package func window(visible: [Int], selected: Int, spec: CardSpec, atRest: Bool = false, direction: Int = 1) -> [Int] {
+        var order = visible
+        let count = paths.count
+        func wrapped(_ index: Int) -> Int { ((index % count) + count) % count }
+        if count > 0 {
+            for distance in 1...max(1, neighbours) {
+                for index in [selected + distance, selected - distance] where !order.contains(wrapped(index)) {
+                    order.append(wrapped(index))
+                }
+            }
+            if atRest, let ahead = (1...count).lazy.map({ wrapped(selected + $0) }).first(where: { !order.contains($0) }) {
+                order.append(ahead)
+            }
+        }
+        let budget = max(visible.count, cacheBytes / max(1, spec.byteCount))
+        return DecodeOrder(count: count, selected: selected, direction: direction).sorted(Array(order.prefix(budget)))
+    }
+
+    /// Previews decoded before the off-screen full cards: two beyond the neighbours each side,
+    /// what the next page change can bring in (see `previewWindow`).
+    package var previewsAhead: Int { 2 * (neighbours + 2) + 1 }
+
+    /// The indices whose previews are kept: the nearest to the selected card, as many as fit in
+    /// `cacheMB / previewShare` (at least `previewsAhead`); the `previewsAhead` nearest first,
+    /// each part in decode order. Empty for cards too small to have previews.
+    package func previewWindow(selected: Int, spec: CardSpec, direction: Int = 1) -> [Int] {
+        guard let preview = spec.preview, !paths.isEmpty else { return [] }
+        let fit = cacheBytes / Self.previewShare / max(1, preview.byteCount)
+        let order = DecodeOrder(count: paths.count, selected: selected, direction: direction)
+        let ahead = order.nearest(previewsAhead)
+        return ahead + order.nearest(max(fit, previewsAhead)).filter { !ahead.contains($0) }
+    }
+}

@@ -1,0 +1,35 @@
+import CarouselCore
+import CImaging
+
+/// Writes frames as PNG with libpng's simplified API (render output, test goldens).
+package enum PNGWriter {
+    package struct Failure: Error, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "cannot write \(path): \(reason)" }
+        package init(path: String, reason: String) { self.path = path; self.reason = reason }
+    }
+
+    /// Saves an XRGB8888 buffer as an opaque 8-bit RGB PNG. The unused X byte is dropped by a
+    /// pixman conversion to 24-bit (libpng's simplified API has no "ignore this byte" format).
+    package static func write(_ buffer: PixelBuffer, to path: String) throws(Failure) {
+        guard let packed = PixelImage(width: buffer.width, height: buffer.height, format: PIXMAN_r8g8b8),
+              let source = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(buffer.width), Int32(buffer.height),
+                                                    buffer.base.assumingMemoryBound(to: UInt32.self), Int32(buffer.stride))
+        else { throw Failure(path: path, reason: "out of memory") }
+        pixman_image_composite32(PIXMAN_OP_SRC, source, nil, packed.pixman, 0, 0, 0, 0, 0, 0,
+                                 Int32(buffer.width), Int32(buffer.height))
+        pixman_image_unref(source)
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(buffer.width)
+        image.height = UInt32(buffer.height)
+        image.format = UInt32(PNG_FORMAT_BGR) // r8g8b8 is B,G,R in memory on little-endian machines
+        let ok = png_image_write_to_file(&image, path, 0, packed.base, Int32(packed.stride), nil)
+        if ok == 0 {
+            let reason = withUnsafeBytes(of: &image.message) { string(fromCArray: $0) }
+            png_image_free(&image)
+            throw Failure(path: path, reason: reason)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import CarouselCore
+import CarouselEngine
+import CarouselPixels
+import Glibc
+
+/// The pixels layer takes plain values; here the daemon's settings become them.
+extension ImageStore {
+    convenience init(paths: [String], config: CarouselConfig, shell: ShellSettings = ShellSettings(), viewport: Size,
+                     replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil) {
+        // A reload may change disk_cache_mb; the shared cache follows the newest settings.
+        cache?.setLimit(megabytes: shell.diskCacheMB)
+        self.init(paths: paths,
+                  spec: CardSpec(config: config, maxImagePixels: shell.maxImagePixels,
+                                 cardWidth: config.cardWidth.resolve(in: viewport.width),
+                                 cardHeight: config.cardHeight.resolve(in: viewport.height)),
+                  cacheMB: shell.cacheMB, replacing: previous, cache: cache)
+    }
+
+}
+
+extension CardCache {
+    /// The daemon's cache: `--cache-dir`, else systemd's `$CACHE_DIRECTORY` (`CacheDirectory=`),
+    /// else none. `disk_cache_mb = 0` keeps it off until a reload sets a size.
+    static func forDaemon(directory commandLine: String?, shell: ShellSettings) -> CardCache? {
+        let fromSystemd = getenv("CACHE_DIRECTORY").map { String(cString: $0) }
+            // systemd joins several CacheDirectory= entries with ':'; ours is the first.
+            .flatMap { $0.split(separator: ":").first.map(String.init) }
+        guard let directory = commandLine ?? fromSystemd else {
+            Log.info("card cache: off (no CACHE_DIRECTORY from systemd and no --cache-dir)")
+            return nil
+        }
+        return CardCache(directory: directory, megabytes: shell.diskCacheMB)
+    }
+
+}
