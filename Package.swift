@@ -7,7 +7,7 @@ import PackageDescription
 // a library without its `@main` file. A plain `swift build` or `swift test` never sees it.
 let fuzzLibrary = Context.environment["CAROUSELD_FUZZ_LIBRARY"] != nil
 let carouseldDependencies: [Target.Dependency] = [
-    "CarouselEngine", "CarouselCore", "CarouselPixels", "CDRM", "CInput", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland",
+    "CarouselEngine", "CarouselCore", "CarouselPixels", "CarouselConfig", "CDRM", "CInput", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland",
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
     .product(name: "SystemPackage", package: "swift-system"),
 ]
@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "CarouselCore", targets: ["CarouselCore"]),
         .library(name: "CarouselPixels", targets: ["CarouselPixels"]),
+        .library(name: "CarouselConfig", targets: ["CarouselConfig"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -76,12 +77,18 @@ let package = Package(
             "CarouselCore", "CarouselEngine", "CImaging", "CInput", "CJPEGStream", "CPNGStream",
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        // The config directory: carouseld.conf (toml++), playlists, schedules, the watcher and the
+        // reload that keeps the last good config. Knows nothing of screens or pictures.
+        .target(name: "CarouselConfig", dependencies: [
+            "CarouselCore", "CarouselEngine", "CTOML", "CInput",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         fuzzLibrary ? .target(name: "carouseld", dependencies: carouseldDependencies, exclude: ["Carouseld.swift"])
                     : .executableTarget(name: "carouseld", dependencies: carouseldDependencies),
         // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "TestSupport"]),
-        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselCore", "CarouselPixels", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CImaging", "CSystemd"]),
+        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CImaging", "CSystemd"]),
     ],
     cxxLanguageStandard: .cxx17
 )

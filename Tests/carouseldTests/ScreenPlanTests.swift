@@ -1,3 +1,4 @@
+@testable import CarouselConfig
 import CarouselEngine
 import XCTest
 @testable import carouseld

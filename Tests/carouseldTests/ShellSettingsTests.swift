@@ -1,3 +1,4 @@
+@testable import CarouselConfig
 import XCTest
 import CarouselEngine
 @testable import carouseld

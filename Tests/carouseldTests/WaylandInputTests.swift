@@ -1,3 +1,4 @@
+@testable import CarouselConfig
 @testable import CarouselCore
 import CarouselEngine
 import XCTest

@@ -1,3 +1,4 @@
+import CarouselConfig
 /// What `carouseld run` was asked for on the command line.
 struct DaemonOptions {
     var configDirectory: String

@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselCore
 /// The reload, wired to the loop (`LiveConfig` has the steps): the config directory's inotify
 /// events and the background load are watched, and the debounce, the load and the swap are

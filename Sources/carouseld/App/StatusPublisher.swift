@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselCore
 /// What the operations know that the status tells: the screen's power, the daypart in force,
 /// whether `ctl pause` holds the carousels.

@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselCore
 import CarouselEngine
 
@@ -49,6 +50,13 @@ enum BackendEnd {
     case closed
     /// Lost for good (the compositor went away): exit with status 1, so systemd restarts us.
     case failed(DisplayError)
+}
+
+extension DisplayBackend {
+    /// What `auto` means here and now.
+    var resolved: DisplayBackend {
+        self == .auto && WaylandConnection.isOffered ? .wayland : self
+    }
 }
 
 /// Opens the backend that `shell.backend` names (auto: Wayland where a compositor is offered,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselConfig
 import CarouselCore
 import CarouselPixels
 import Glibc

@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselCore
 /// One line of the control socket's protocol, read. Pure, so every message is tested.
 enum ControlRequest: Equatable, Sendable {

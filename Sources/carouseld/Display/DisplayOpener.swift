@@ -1,16 +1,6 @@
+import CarouselConfig
 import CarouselCore
 import Glibc
-
-/// Which kind of display to drive: a Wayland compositor when one is named in the environment,
-/// else KMS when a card exists, else fbdev (`auto`); or one of them forced by config or command line.
-enum DisplayBackend: String, CaseIterable, Sendable {
-    case auto, drm, fbdev, wayland
-
-    /// What `auto` means here and now.
-    var resolved: DisplayBackend {
-        self == .auto && WaylandConnection.isOffered ? .wayland : self
-    }
-}
 
 /// Finds and opens the screen: the card that has the named connector (or any card), a real
 /// KMS driver's card before a firmware framebuffer's (simpledrm), or /dev/fb0 when there is

@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselEngine
 
 /// Picks the connector and mode the config asks for. Pure functions over probed data, so

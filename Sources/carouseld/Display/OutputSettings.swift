@@ -1,3 +1,4 @@
+import CarouselConfig
 /// What the user asked of the display (config keys output, mode, rotation, force_legacy,
 /// possibly overridden on the command line).
 struct OutputSettings: Equatable, Sendable {

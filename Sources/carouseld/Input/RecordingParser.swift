@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselCore
 /// Reads `libinput record` YAML through Debian's libyaml (`YAMLTree`). Every error names the
 /// file and the line: YAML syntax errors carry libyaml's mark, structural ones the line of the

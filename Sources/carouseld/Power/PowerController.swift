@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselCore
 /// Sleeps and wakes the screens by the `[[screen]]` schedule, `ctl screen on|off|auto` and
 /// touch (`ScreenPower`), on a realtime timer that also wakes when the clock is stepped.

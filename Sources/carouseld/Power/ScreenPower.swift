@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselCore
 /// Whether the screen should be lit: the `[[screen]]` schedule, a `ctl screen on|off` until
 /// the schedule's next change, and a touch that wakes a sleeping screen for `wake_minutes`.

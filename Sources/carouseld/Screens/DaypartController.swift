@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselCore
 /// Switches the main playlist by time of day (`[[playlist]]` tables): a realtime timer fires
 /// at the next window boundary (or when the clock is stepped), and the carousels that show the

@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselEngine
 
 /// Which screens the daemon drives and which carousel each one shows: from the `[[output]]`

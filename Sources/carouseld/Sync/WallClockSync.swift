@@ -1,3 +1,4 @@
+import CarouselConfig
 import CarouselCore
 import CarouselEngine
 

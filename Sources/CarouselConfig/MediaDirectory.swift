@@ -3,16 +3,16 @@ import Glibc
 
 /// The image directory: which files are images, whether a path stays inside it, and the
 /// natural-order listing used when there is no playlist.
-struct MediaDirectory {
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+package struct MediaDirectory {
+    package static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
 
     /// The path as configured (absolute), used to build item paths.
-    let path: String
+    package let path: String
     /// The same directory with symlinks resolved, for containment checks.
-    let realPath: String
+    package let realPath: String
 
     /// nil when the directory does not exist or is not a directory (`problem(path)` says which).
-    init?(path: String) {
+    package init?(path: String) {
         guard let real = Self.realPath(path), Self.isDirectory(real) else { return nil }
         self.path = path
         self.realPath = real
@@ -20,7 +20,7 @@ struct MediaDirectory {
 
     /// Why `path` cannot be used as a directory, for messages: "is a symlink loop (...)",
     /// "is a file, not a directory", "does not exist"; nil when it is a directory.
-    static func problem(_ path: String) -> String? {
+    package static func problem(_ path: String) -> String? {
         var st = stat()
         if stat(path, &st) != 0 {
             let err = errno
@@ -38,12 +38,12 @@ struct MediaDirectory {
         }
     }
 
-    static func isSupportedImage(_ name: String) -> Bool {
+    package static func isSupportedImage(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: "."), !name.hasPrefix(".") else { return false }
         return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
-    enum Resolution: Equatable {
+    package enum Resolution: Equatable {
         /// The full path of an existing regular file inside the directory.
         case inside(String)
         /// The entry resolves (through `..`, an absolute path or a symlink) to this path outside.
@@ -53,7 +53,7 @@ struct MediaDirectory {
     }
 
     /// Resolves a playlist entry relative to the directory (absolute entries are taken as they are).
-    func resolve(_ entry: String) -> Resolution {
+    package func resolve(_ entry: String) -> Resolution {
         let full = entry.hasPrefix("/") ? entry : path + "/" + entry
         guard let real = Self.realPath(full) else { return .missing }
         guard real.hasPrefix(realPath.hasSuffix("/") ? realPath : realPath + "/") else { return .outside(real) }
@@ -64,7 +64,7 @@ struct MediaDirectory {
 
     /// Supported images directly in the directory, in natural order; hidden files (editors' and
     /// rsync's temporary `.name.XXXXXX` files) are ignored. Symlinks leaving the directory are refused.
-    func scan() -> (paths: [String], refused: [ConfigProblem]) {
+    package func scan() -> (paths: [String], refused: [ConfigProblem]) {
         guard let dir = opendir(path) else { return ([], []) }
         defer { closedir(dir) }
         var names: [String] = []
@@ -100,14 +100,14 @@ struct MediaDirectory {
 
     // MARK: - Paths
 
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let p = Glibc.realpath(path, nil) else { return nil }
         defer { free(p) }
         return String(cString: p)
     }
 
-    static func isDirectory(_ path: String) -> Bool { fileType(path) == S_IFDIR }
-    static func isRegularFile(_ path: String) -> Bool { fileType(path) == S_IFREG }
+    package static func isDirectory(_ path: String) -> Bool { fileType(path) == S_IFDIR }
+    package static func isRegularFile(_ path: String) -> Bool { fileType(path) == S_IFREG }
 
     private static func fileType(_ path: String) -> mode_t? {
         var st = stat()
@@ -117,7 +117,7 @@ struct MediaDirectory {
 
     /// Removes `.` and empty components and folds `..` lexically, so "./a//b.jpg" reads "a/b.jpg"
     /// in the status line. Only used for paths already proven to stay inside.
-    static func normalized(_ path: String) -> String {
+    package static func normalized(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
             if part == "." { continue }
@@ -128,7 +128,7 @@ struct MediaDirectory {
     }
 
     /// `base`/`path` unless `path` is absolute, normalized.
-    static func absolute(_ path: String, relativeTo base: String) -> String {
+    package static func absolute(_ path: String, relativeTo base: String) -> String {
         normalized(path.hasPrefix("/") ? path : base + "/" + path)
     }
 }

@@ -22,26 +22,26 @@ import Glibc
 ///
 /// Subdirectories of the media directory are not watched (a playlist naming `sub/x.jpg`
 /// picks up changes there on the next reload or SIGHUP).
-final class ConfigWatcher {
+package final class ConfigWatcher {
     private let inotify: OwnedDescriptor
     /// Readable when events are queued.
-    var fd: Int32 { inotify.rawValue }
-    private(set) var configDirectory: String
-    private(set) var mediaDirectory: String
+    package var fd: Int32 { inotify.rawValue }
+    package private(set) var configDirectory: String
+    package private(set) var mediaDirectory: String
     /// Quiet time after the last event before reloading.
-    let debounce: Double
+    package let debounce: Double
     /// Longest delay after the first event, so endless churn still reloads now and then.
-    let maxDelay: Double
+    package let maxDelay: Double
     /// When the loop must call `fire(now:)`; nil when nothing is pending.
-    private(set) var nextDeadline: Double?
+    package private(set) var nextDeadline: Double?
     /// IN_Q_OVERFLOW events seen (each forces a full reload).
-    private(set) var overflowCount = 0
+    package private(set) var overflowCount = 0
     /// Media files open for writing, by name, and the time of their last change.
-    private(set) var beingWritten: [String: Double] = [:]
+    package private(set) var beingWritten: [String: Double] = [:]
     /// A file open for writing that has not changed for this long counts as written.
-    static let writeQuiet = 3.0
+    package static let writeQuiet = 3.0
     /// However long files keep being written, the reload comes this long after the first event.
-    static let maxWriteHold = 30.0
+    package static let maxWriteHold = 30.0
 
     private enum Role: Hashable {
         case config
@@ -57,7 +57,7 @@ final class ConfigWatcher {
     private static let mask: UInt32 = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
         | IN_ATTRIB | IN_MODIFY | IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
 
-    init(configDirectory: String, mediaDirectory: String, debounce: Double = 0.2, maxDelay: Double = 2) throws {
+    package init(configDirectory: String, mediaDirectory: String, debounce: Double = 0.2, maxDelay: Double = 2) throws {
         inotify = try OwnedDescriptor("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC)) }
         self.configDirectory = configDirectory
         self.mediaDirectory = mediaDirectory
@@ -66,19 +66,19 @@ final class ConfigWatcher {
         refreshWatches()
     }
 
-    convenience init(watching loaded: LoadedConfig) throws {
+    package convenience init(watching loaded: LoadedConfig) throws {
         try self.init(configDirectory: loaded.directory, mediaDirectory: loaded.mediaDirectory)
     }
 
     /// The config now names another image directory: watch that one instead.
-    func setMediaDirectory(_ path: String) {
+    package func setMediaDirectory(_ path: String) {
         guard path != mediaDirectory else { return }
         mediaDirectory = path
         refreshWatches()
     }
 
     /// Reads every queued event; schedules a reload if one of them matters.
-    func handleReadable(now: Double) {
+    package func handleReadable(now: Double) {
         var relevant = false
         var rewatch = false
         while true {
@@ -97,7 +97,7 @@ final class ConfigWatcher {
     }
 
     /// True once when the debounce has elapsed: the caller reloads.
-    func fire(now: Double) -> Bool {
+    package func fire(now: Double) -> Bool {
         guard let deadline = nextDeadline, now >= deadline else { return false }
         if let hold = writeHold(now: now) {
             nextDeadline = hold
@@ -169,7 +169,7 @@ final class ConfigWatcher {
 
     /// Hidden names (rsync's `.name.XXXXXX`, editors' `.swp`, `.goutputstream-*`) and backups
     /// (`name~`) never count: the rename to the real name that follows does.
-    static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") || name.hasSuffix("~") || name.isEmpty }
+    package static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") || name.hasSuffix("~") || name.isEmpty }
 
     private static func forEachEvent(in buffer: [UInt8], count: Int, _ body: (Int32, UInt32, String) -> Void) {
         let header = MemoryLayout<inotify_event>.size

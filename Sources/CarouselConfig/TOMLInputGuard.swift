@@ -5,9 +5,9 @@ import CarouselCore
 /// marzer/tomlplusplus#301, after the version Debian 12 ships. Every input refused here is invalid
 /// TOML anyway, so no valid file is turned away (a `[` line inside a multi-line string aside,
 /// which no carouseld key needs).
-enum TOMLInputGuard {
+package enum TOMLInputGuard {
     /// The first reason the bytes cannot be handed to toml++, with its 1-based line.
-    static func refusal(_ bytes: [UInt8]) -> (line: Int, message: String)? {
+    package static func refusal(_ bytes: [UInt8]) -> (line: Int, message: String)? {
         // TOML allows no control character but tab and line ends; some crash toml++ ("[\u{1E}"),
         // and a NUL would silently cut the C string toml++ reads.
         if let bad = bytes.firstIndex(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }) {

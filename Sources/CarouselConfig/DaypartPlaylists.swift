@@ -3,7 +3,7 @@ extension ConfigLoader {
     /// The playlists of the `[[playlist]]` tables, each path relative to the config directory
     /// and read like playlist.m3u, keyed by the table's `file`. A missing, unreadable or empty
     /// one is a problem on its table's line: `check` names it before the window comes.
-    static func daypartPlaylists(_ shell: ShellSettings, directory: String, media: MediaDirectory, confPath: String)
+    package static func daypartPlaylists(_ shell: ShellSettings, directory: String, media: MediaDirectory, confPath: String)
         -> (playlists: [String: [PlaylistItem]], problems: [ConfigProblem], warnings: [ConfigProblem]) {
         var playlists: [String: [PlaylistItem]] = [:]
         var problems: [ConfigProblem] = [], warnings: [ConfigProblem] = []
@@ -21,13 +21,13 @@ extension ConfigLoader {
 extension LoadedConfig {
     /// The playlist for wall-clock time `time` (seconds since 1970, read in local time): the
     /// first `[[playlist]]` whose window holds it, else the main one. `file` is nil for the main one.
-    func daypart(at time: Double) -> (file: String?, items: [PlaylistItem]) {
+    package func daypart(at time: Double) -> (file: String?, items: [PlaylistItem]) {
         let file = daypartFile(at: LocalTime(time))
         return (file, file.flatMap { daypartPlaylists[$0] } ?? playlist)
     }
 
     /// The `[[playlist]]` file in force at a local time; nil for the main playlist.
-    func daypartFile(at local: LocalTime) -> String? {
+    package func daypartFile(at local: LocalTime) -> String? {
         shell.dayparts.first { $0.window.contains(local) && daypartPlaylists[$0.file] != nil }?.file
     }
 }

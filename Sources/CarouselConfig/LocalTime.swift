@@ -3,13 +3,13 @@ import Glibc
 
 /// Wall-clock seconds as the local calendar reads them (the zone of /etc/localtime, or $TZ),
 /// DST included, through the C library. The schedules work in these terms.
-struct LocalTime: Equatable, Sendable {
+package struct LocalTime: Equatable, Sendable {
     /// 0 = Sunday … 6 = Saturday, as `tm_wday`.
-    var weekday: Int
+    package var weekday: Int
     /// Minutes since local midnight.
-    var minute: Int
+    package var minute: Int
 
-    init(_ seconds: Double) {
+    package init(_ seconds: Double) {
         var time = time_t(seconds.rounded(.down))
         var parts = tm()
         localtime_r(&time, &parts)
@@ -17,13 +17,13 @@ struct LocalTime: Equatable, Sendable {
         minute = Int(parts.tm_hour) * 60 + Int(parts.tm_min)
     }
 
-    init(weekday: Int, minute: Int) { self.weekday = weekday; self.minute = minute }
+    package init(weekday: Int, minute: Int) { self.weekday = weekday; self.minute = minute }
 
     /// The first whole local minute after `seconds` at which `value` (the schedule's on/off, the
     /// daypart in force) changes, within 8 days; nil when it never does. Minute by minute
     /// through real times, so a DST change (a missing or repeated hour) is what the local clock
     /// shows, not arithmetic on it.
-    static func nextChange<T: Equatable>(after seconds: Double, _ value: (LocalTime) -> T) -> Double? {
+    package static func nextChange<T: Equatable>(after seconds: Double, _ value: (LocalTime) -> T) -> Double? {
         let now = value(LocalTime(seconds))
         var t = (seconds / 60).rounded(.down) * 60 + 60
         let end = seconds + 8 * 86_400
@@ -36,13 +36,13 @@ struct LocalTime: Equatable, Sendable {
 }
 
 /// Days of the week as the config writes them ("mon" … "sun"), as `tm_wday` numbers.
-enum Weekdays {
-    static let names = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+package enum Weekdays {
+    package static let names = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 
-    static func parse(_ name: String) -> Int? { names.firstIndex(of: name.lowercased()) }
+    package static func parse(_ name: String) -> Int? { names.firstIndex(of: name.lowercased()) }
 
     /// "07:30" → 450; nil unless HH:MM with 00–23 and 00–59 (24:00 means the end of the day).
-    static func minute(_ text: String) -> Int? {
+    package static func minute(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
               let h = Int(parts[0]), let m = Int(parts[1]), (0...24).contains(h), (0...59).contains(m),
@@ -53,12 +53,12 @@ enum Weekdays {
 
 /// A weekly window in local time: `days`, from `start` to `end` minutes. An end at or before
 /// the start crosses midnight into the next day (22:00–06:00 on fri runs into saturday).
-struct WeeklyWindow: Equatable, Sendable {
-    var days: Set<Int>
-    var start: Int
-    var end: Int
+package struct WeeklyWindow: Equatable, Sendable {
+    package var days: Set<Int>
+    package var start: Int
+    package var end: Int
 
-    func contains(_ time: LocalTime) -> Bool {
+    package func contains(_ time: LocalTime) -> Bool {
         if start < end { return days.contains(time.weekday) && time.minute >= start && time.minute < end }
         // Across midnight: the evening part on a listed day, the morning part on the day after one.
         return (days.contains(time.weekday) && time.minute >= start)

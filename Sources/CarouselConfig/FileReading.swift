@@ -1,13 +1,12 @@
 import CarouselCore
-import CarouselPixels
 import Glibc
 import SystemPackage
 
 /// Reads small text files (the config and the playlist) whole. Not `ImageFile.read`, because
 /// for a config an empty file is valid, an oversized one is an error rather than cut short, and
 /// the open must not block (a FIFO named carouseld.conf would otherwise hang the event loop).
-enum FileReading {
-    enum Failure: Error, Equatable {
+package enum FileReading {
+    package enum Failure: Error, Equatable {
         case missing
         case notRegularFile
         case tooLarge(Int)
@@ -16,7 +15,7 @@ enum FileReading {
 
     /// Reads `path` if it is a regular file of at most `limit` bytes. The limit keeps a
     /// mistaken symlink to something huge from exhausting memory.
-    static func read(_ path: String, limit: Int = 1 << 20) throws(Failure) -> [UInt8] {
+    package static func read(_ path: String, limit: Int = 1 << 20) throws(Failure) -> [UInt8] {
         let (bytes, isCut) = try readHead(path, limit: limit)
         guard !isCut else { throw .tooLarge(max(bytes.count + 1, fileSize(path) ?? 0)) }
         return bytes
@@ -24,7 +23,7 @@ enum FileReading {
 
     /// Reads at most the first `limit` bytes of `path` (a regular file); `isCut` when the file
     /// has more. Never holds more than `limit` + 1 bytes, whatever the file's size.
-    static func readHead(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], isCut: Bool) {
+    package static func readHead(_ path: String, limit: Int) throws(Failure) -> (bytes: [UInt8], isCut: Bool) {
         let file: RegularFile
         do {
             file = try RegularFile(path)
@@ -57,7 +56,7 @@ enum FileReading {
         return stat(path, &st) == 0 ? Int(st.st_size) : nil
     }
 
-    static func message(_ failure: Failure) -> String {
+    package static func message(_ failure: Failure) -> String {
         switch failure {
         case .missing: return "file not found"
         case .notRegularFile: return "not a regular file"

@@ -1,39 +1,39 @@
 /// One picture of the carousel, in show order.
-struct PlaylistItem: Sendable, Equatable {
+package struct PlaylistItem: Sendable, Equatable {
     /// Full path of the image file (inside the media directory).
-    var path: String
+    package var path: String
     /// Seconds to rest on this item before auto-advancing (`#EXTINF`); nil uses `interval`.
-    var duration: Double?
+    package var duration: Double?
     /// Title from `#EXTINF`, if any.
-    var title: String?
+    package var title: String?
 
-    init(path: String, duration: Double? = nil, title: String? = nil) {
+    package init(path: String, duration: Double? = nil, title: String? = nil) {
         self.path = path; self.duration = duration; self.title = title
     }
 
     /// The file name, for the status line ("beach.jpg").
-    var name: String { path.split(separator: "/").last.map(String.init) ?? path }
+    package var name: String { path.split(separator: "/").last.map(String.init) ?? path }
 }
 
 /// Reads `playlist.m3u`: one path per line relative to the media directory, `#` comments, and
 /// `#EXTINF:SECONDS,title` giving the duration and title of the next path.
-enum PlaylistParser {
-    struct Result {
-        var items: [PlaylistItem] = []
+package enum PlaylistParser {
+    package struct Result {
+        package var items: [PlaylistItem] = []
         /// Refused or missing entries and unreadable `#EXTINF` lines (logged, then skipped).
-        var warnings: [ConfigProblem] = []
+        package var warnings: [ConfigProblem] = []
     }
 
     /// Longest per-item duration accepted; matches `interval`'s range.
-    static let maxDuration: Double = 86_400
+    package static let maxDuration: Double = 86_400
     /// At most this many entries (path lines) are read; the rest of a longer playlist is
     /// ignored with one warning. Each entry costs a realpath and a stat on the event loop.
-    static let maxEntries = 10_000
+    package static let maxEntries = 10_000
     /// At most this much of `playlist.m3u` is read (10 000 entries of 400 bytes each); a longer
     /// file is cut after its last whole line within it, with one warning.
-    static let maxBytes = 4 << 20
+    package static let maxBytes = 4 << 20
 
-    static func parse(text: String, file: String, media: MediaDirectory) -> Result {
+    package static func parse(text: String, file: String, media: MediaDirectory) -> Result {
         var result = Result()
         var pending: (duration: Double?, title: String?, line: Int)? = nil
         var text = Substring(text)
@@ -104,7 +104,7 @@ extension Substring {
     /// Drops spaces, tabs and the `\r` of CRLF line ends at both ends of one playlist line
     /// (a name differs from `trimmingWhitespace`, which also drops line breaks: a Substring
     /// would otherwise get this one where that one was meant).
-    func trimmingLineSpaces() -> Substring {
+    package func trimmingLineSpaces() -> Substring {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
             return self[endIndex...]
@@ -115,5 +115,5 @@ extension Substring {
 
 extension Character {
     /// A line end as files count lines ("\n" or CRLF, which Swift reads as one Character).
-    var isLineFeed: Bool { self == "\n" || self == "\r\n" }
+    package var isLineFeed: Bool { self == "\n" || self == "\r\n" }
 }

@@ -1,13 +1,12 @@
 import CarouselCore
-import CarouselPixels
 import CTOML
 
 /// One `[[playlist]]` table: a playlist file shown during a weekly window (dayparting).
-struct Daypart: Sendable, Equatable {
+package struct Daypart: Sendable, Equatable {
     /// Relative to the config directory, like playlist.m3u.
-    var file: String
-    var window: WeeklyWindow
-    var line: Int?
+    package var file: String
+    package var window: WeeklyWindow
+    package var line: Int?
 }
 
 /// Reads the weekly-window tables of carouseld.conf:
@@ -16,17 +15,17 @@ struct Daypart: Sendable, Equatable {
 /// Days default to every day; times are HH:MM (a string, or TOML's own time); a window whose
 /// end is at or before its start crosses midnight. Problems are named `screen.KEY` or
 /// `playlist.KEY` on the key's line.
-enum WindowTables {
-    static let names: Set<String> = ["screen", "playlist"]
+package enum WindowTables {
+    package static let names: Set<String> = ["screen", "playlist"]
 
-    struct Result {
-        var screen: [WeeklyWindow] = []
-        var dayparts: [Daypart] = []
-        var problems: [ConfigProblem] = []
-        var warnings: [ConfigProblem] = []
+    package struct Result {
+        package var screen: [WeeklyWindow] = []
+        package var dayparts: [Daypart] = []
+        package var problems: [ConfigProblem] = []
+        package var warnings: [ConfigProblem] = []
     }
 
-    static func parse(_ entries: [TOMLDocument.Entry], file: String) -> Result {
+    package static func parse(_ entries: [TOMLDocument.Entry], file: String) -> Result {
         var result = Result()
         var elements: [String: [Int: (header: TOMLDocument.Entry, keys: [TOMLDocument.Entry])]] = [:]
         var order: [(String, Int)] = []
@@ -60,7 +59,7 @@ enum WindowTables {
     }
 
     /// Dayparts whose windows share a minute of the week: the first one wins there.
-    static func overlaps(_ dayparts: [Daypart], file: String) -> [ConfigProblem] {
+    package static func overlaps(_ dayparts: [Daypart], file: String) -> [ConfigProblem] {
         var found: [ConfigProblem] = []
         for (i, later) in dayparts.enumerated() {
             for earlier in dayparts[..<i] {
@@ -84,19 +83,19 @@ enum WindowTables {
 
 /// One window table being read.
 private struct WindowReader {
-    let table: String
-    let header: TOMLDocument.Entry
-    let file: String
-    var lines: [String: Int] = [:]
-    var strings: [String: String] = [:]
-    var problems: [ConfigProblem] = []
-    var warnings: [ConfigProblem] = []
+    package let table: String
+    package let header: TOMLDocument.Entry
+    package let file: String
+    package var lines: [String: Int] = [:]
+    package var strings: [String: String] = [:]
+    package var problems: [ConfigProblem] = []
+    package var warnings: [ConfigProblem] = []
 
-    init(table: String, header: TOMLDocument.Entry, file: String) {
+    package init(table: String, header: TOMLDocument.Entry, file: String) {
         self.table = table; self.header = header; self.file = file
     }
 
-    mutating func window(_ keys: [TOMLDocument.Entry], start: String, end: String, extra: Set<String>) -> WeeklyWindow? {
+    package mutating func window(_ keys: [TOMLDocument.Entry], start: String, end: String, extra: Set<String>) -> WeeklyWindow? {
         var days = Set(0..<7)
         var minutes: [String: Int] = [:]
         for entry in keys {
@@ -147,12 +146,12 @@ private struct WindowReader {
         return WeeklyWindow(days: days, start: from, end: to % 1440)
     }
 
-    static func clock(_ minute: Int) -> String {
+    package static func clock(_ minute: Int) -> String {
         let h = minute / 60, m = minute % 60
         return "\"\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m)\""
     }
 
-    func problem(_ key: String, _ message: String) -> ConfigProblem {
+    package func problem(_ key: String, _ message: String) -> ConfigProblem {
         ConfigProblem(file: file, line: lines[key] ?? header.line, key: table + "." + key, message: message)
     }
 }

@@ -1,18 +1,17 @@
 import CarouselCore
-import CarouselPixels
 import CTOML
 
 /// A value of `carouseld.conf`, as toml++ read it.
-struct TOMLValue: Sendable {
-    let kind: carouseld_toml_kind
+package struct TOMLValue: Sendable {
+    package let kind: carouseld_toml_kind
     /// The string for strings; the value as TOML writes it for scalars; empty for arrays and tables.
-    let text: String
+    package let text: String
     private let integer: Int64
     private let number: Double
     private let boolean: Bool
     private let stringCount: Int
 
-    init(_ entry: carouseld_toml_entry) {
+    package init(_ entry: carouseld_toml_entry) {
         kind = entry.kind
         text = String(decoding: UnsafeRawBufferPointer(start: entry.text, count: entry.text_length), as: UTF8.self)
         integer = entry.integer
@@ -21,18 +20,18 @@ struct TOMLValue: Sendable {
         stringCount = Int(entry.string_count)
     }
 
-    var string: String? { kind == CAROUSELD_TOML_STRING ? text : nil }
-    var int: Int? { kind == CAROUSELD_TOML_INTEGER ? Int(exactly: integer) : nil }
-    var double: Double? { kind == CAROUSELD_TOML_FLOAT ? number : nil }
-    var bool: Bool? { kind == CAROUSELD_TOML_BOOLEAN ? boolean : nil }
+    package var string: String? { kind == CAROUSELD_TOML_STRING ? text : nil }
+    package var int: Int? { kind == CAROUSELD_TOML_INTEGER ? Int(exactly: integer) : nil }
+    package var double: Double? { kind == CAROUSELD_TOML_FLOAT ? number : nil }
+    package var bool: Bool? { kind == CAROUSELD_TOML_BOOLEAN ? boolean : nil }
     /// An array of strings such as `["mon", "tue"]`; nil for anything else.
-    var strings: [String]? {
+    package var strings: [String]? {
         guard kind == CAROUSELD_TOML_ARRAY, stringCount >= 0 else { return nil }
         return stringCount == 0 ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// The type's name in messages ("got floating-point number 2.5").
-    var typeName: String {
+    package var typeName: String {
         switch kind {
         case CAROUSELD_TOML_STRING: return "string"
         case CAROUSELD_TOML_INTEGER: return "integer"
@@ -47,7 +46,7 @@ struct TOMLValue: Sendable {
     }
 
     /// The value as written, as a message shows it.
-    var shown: String {
+    package var shown: String {
         switch kind {
         case CAROUSELD_TOML_STRING: return "\"\(text)\""
         case CAROUSELD_TOML_ARRAY: return "[…]"
@@ -59,28 +58,28 @@ struct TOMLValue: Sendable {
 
 /// The top-level keys of a TOML document and those of its top-level arrays of tables
 /// (`[[output]]`), in file order, each with its line (toml++ through the `CTOML` shim).
-enum TOMLDocument {
-    struct Entry: Sendable {
+package enum TOMLDocument {
+    package struct Entry: Sendable {
         /// Empty for the header entry that starts each element of an array of tables.
-        let key: String
-        let line: Int
-        let value: TOMLValue
+        package let key: String
+        package let line: Int
+        package let value: TOMLValue
         /// The array of tables ("output" for `[[output]]`); nil at top level.
-        var table: String? = nil
+        package var table: String? = nil
         /// 0-based element of `table`; -1 at top level.
-        var tableIndex: Int = -1
+        package var tableIndex: Int = -1
 
         /// The header entry of an array-of-tables element (`[[output]]`), not a key.
-        var isTableHeader: Bool { table != nil && key.isEmpty }
+        package var isTableHeader: Bool { table != nil && key.isEmpty }
     }
 
-    struct SyntaxError: Error, Sendable {
-        let message: String
-        let line: Int
-        let column: Int
+    package struct SyntaxError: Error, Sendable {
+        package let message: String
+        package let line: Int
+        package let column: Int
     }
 
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> [Entry] {
+    package static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> [Entry] {
         var message = [CChar](repeating: 0, count: 512)
         var line: Int32 = 0, column: Int32 = 0
         let parsed = bytes.withUnsafeBufferPointer { buffer in

@@ -3,7 +3,7 @@ extension ConfigLoader {
     /// The playlists of the `[[output]]` tables (layout "independent" only; elsewhere the parser
     /// refused them), each path relative to the config directory and read like playlist.m3u.
     /// A missing, unreadable or empty one is a problem on the line of its `playlist` key.
-    static func outputPlaylists(_ shell: ShellSettings, directory: String, media: MediaDirectory, confPath: String,
+    package static func outputPlaylists(_ shell: ShellSettings, directory: String, media: MediaDirectory, confPath: String,
                                 lines: KeyLines?)
         -> (playlists: [String: [PlaylistItem]], problems: [ConfigProblem], warnings: [ConfigProblem]) {
         var playlists: [String: [PlaylistItem]] = [:]
@@ -24,7 +24,7 @@ extension ConfigLoader {
 
     /// A playlist named in a table of carouseld.conf, read like playlist.m3u: its items, or a
     /// problem (missing, unreadable, empty) on the line of the key that names it.
-    static func tablePlaylist(_ name: String, directory: String, media: MediaDirectory, confPath: String, line: Int?,
+    package static func tablePlaylist(_ name: String, directory: String, media: MediaDirectory, confPath: String, line: Int?,
                               key: String) -> (items: [PlaylistItem]?, problems: [ConfigProblem], warnings: [ConfigProblem]) {
         let path = MediaDirectory.absolute(name, relativeTo: directory)
         func problem(_ message: String) -> ConfigProblem {

@@ -1,24 +1,23 @@
 import CarouselCore
 import CarouselEngine
-import CarouselPixels
 
 /// Reads the `[[output]]` tables of carouseld.conf. It runs after the top level is applied, so
 /// a table's engine overrides start from the top-level settings wherever they sit in the file,
 /// and the checks know the layout. Unknown keys are warnings; everything else is a problem,
 /// named `output.KEY` on the key's line (or the table's, for a missing `name`).
-enum OutputTableParser {
-    static let tableName = "output"
+package enum OutputTableParser {
+    package static let tableName = "output"
 
-    struct Result {
-        var tables: [OutputTable] = []
-        var problems: [ConfigProblem] = []
-        var warnings: [ConfigProblem] = []
+    package struct Result {
+        package var tables: [OutputTable] = []
+        package var problems: [ConfigProblem] = []
+        package var warnings: [ConfigProblem] = []
     }
 
-    typealias Apply = @Sendable (inout OutputTable, TOMLValue) -> String?
+    package typealias Apply = @Sendable (inout OutputTable, TOMLValue) -> String?
 
     /// The keys only a table has; every engine key (`ConfigKey.engine`) is an override.
-    static let ownKeys: [String: Apply] = [
+    package static let ownKeys: [String: Apply] = [
         "name": string { $0.name = $1 },
         "mode": string { $0.mode = $1 },
         "rotation": { table, value in
@@ -42,7 +41,7 @@ enum OutputTableParser {
     }
 
     /// The tables of `entries`, built on `values` (the top level, already applied).
-    static func parse(_ entries: [TOMLDocument.Entry], values: ConfigValues, file: String) -> Result {
+    package static func parse(_ entries: [TOMLDocument.Entry], values: ConfigValues, file: String) -> Result {
         var result = Result()
         var elements: [(header: TOMLDocument.Entry, keys: [TOMLDocument.Entry])] = []
         var elementOfIndex: [Int: Int] = [:]
@@ -82,19 +81,19 @@ enum OutputTableParser {
 
 /// One `[[output]]` element being read: its keys' lines and what went wrong with them.
 private struct Element {
-    let header: TOMLDocument.Entry
-    let file: String
-    var lines: [String: Int] = [:]
+    package let header: TOMLDocument.Entry
+    package let file: String
+    package var lines: [String: Int] = [:]
     /// Keys with a wrong type: no range check repeats their problem.
-    var badKeys = Set<String>()
+    package var badKeys = Set<String>()
     /// The engine keys this table overrides, in file order.
-    var overridden: [String] = []
-    var problems: [ConfigProblem] = []
-    var warnings: [ConfigProblem] = []
+    package var overridden: [String] = []
+    package var problems: [ConfigProblem] = []
+    package var warnings: [ConfigProblem] = []
 
-    init(header: TOMLDocument.Entry, file: String) { self.header = header; self.file = file }
+    package init(header: TOMLDocument.Entry, file: String) { self.header = header; self.file = file }
 
-    mutating func read(_ keys: [TOMLDocument.Entry], values: ConfigValues) -> OutputTable {
+    package mutating func read(_ keys: [TOMLDocument.Entry], values: ConfigValues) -> OutputTable {
         var table = OutputTable(name: "", config: values.config, line: header.line)
         var overrides = values
         for entry in keys {
@@ -120,7 +119,7 @@ private struct Element {
     }
 
     /// Range, uniqueness and layout checks of a table read without type errors.
-    func check(_ table: OutputTable, layout: OutputLayout, connectorLines: inout [String: Int]) -> [ConfigProblem] {
+    package func check(_ table: OutputTable, layout: OutputLayout, connectorLines: inout [String: Int]) -> [ConfigProblem] {
         var found: [ConfigProblem] = []
         func add(_ key: String, _ message: String?) {
             if let message, !badKeys.contains(key) { found.append(problem(key, message)) }
@@ -153,7 +152,7 @@ private struct Element {
     }
 
     /// A problem about `key` of this table, on its line (the table's when the key is absent).
-    func problem(_ key: String, _ message: String) -> ConfigProblem {
+    package func problem(_ key: String, _ message: String) -> ConfigProblem {
         ConfigProblem(file: file, line: lines[key] ?? header.line, key: OutputTableParser.tableName + "." + key,
                       message: message)
     }

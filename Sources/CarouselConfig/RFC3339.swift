@@ -3,8 +3,8 @@ import FoundationEssentials
 
 /// RFC 3339 times (`2000-01-01T00:00:00Z`, `2026-11-23T07:30:00+01:00`) as seconds since 1970,
 /// read with Foundation's ISO 8601 parser.
-enum RFC3339 {
-    static func seconds(_ text: String) -> Double? {
+package enum RFC3339 {
+    package static func seconds(_ text: String) -> Double? {
         // TOML writes its own date-times with a space or 'T'; both are RFC 3339.
         let normalised = String(text.trimmingWhitespace().map { $0 == " " ? "T" : $0 })
         for style in [Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle()] {
@@ -14,7 +14,7 @@ enum RFC3339 {
     }
 
     /// "2026-11-23T12:00:00Z".
-    static func string(_ seconds: Double) -> String {
+    package static func string(_ seconds: Double) -> String {
         Date(timeIntervalSince1970: seconds).formatted(Date.ISO8601FormatStyle())
     }
 }

@@ -3,7 +3,7 @@ import CarouselEngine
 
 /// What a reload swaps a new config into: the daemon (its engine, image store and input), or a
 /// test's stand-in. The event loop owns it; the reload only asks and tells.
-protocol ReloadTarget: AnyObject {
+package protocol ReloadTarget: AnyObject {
     /// While the strip moves, a swap waits for it to rest.
     var isMoving: Bool { get }
     /// The playlist index on screen: that picture stays on screen across the swap.
@@ -28,8 +28,8 @@ protocol ReloadTarget: AnyObject {
 ///   watch live.loadFD:    live.handleLoaded()
 ///   on SIGHUP:            live.requestReload()
 ///   a loop timer at live.nextDeadline: live.reloadIfDue(into: target, now: now)
-final class LiveConfig {
-    let controller: ReloadController
+package final class LiveConfig {
+    package let controller: ReloadController
     private let watcher: ConfigWatcher
     private let load: BackgroundTask<Result<LoadedConfig, ConfigLoadError>>
     /// A change was seen (and debounced) or SIGHUP asked: load when no load is running.
@@ -39,44 +39,44 @@ final class LiveConfig {
     /// While a loaded config waits for the strip to rest: when to look again.
     private var retryAt: Double?
     /// How often a held-back reload looks again; polling each loop turn would spin during a drag.
-    static let retryInterval = 0.1
+    package static let retryInterval = 0.1
 
     /// The first load (on the caller's thread: nothing is on screen yet): throws
     /// `ConfigLoadError` when the directory is invalid, `SystemError` when inotify is unavailable.
-    init(directory: String, notifier: Notifier = Notifier()) throws {
+    package init(directory: String, notifier: Notifier = Notifier()) throws {
         controller = try ReloadController(directory: directory, notifier: notifier)
         watcher = try ConfigWatcher(watching: controller.current)
         load = try BackgroundTask(name: "carouseld-load")
     }
 
-    var current: LoadedConfig { controller.current }
+    package var current: LoadedConfig { controller.current }
     /// The image directory being watched.
-    var watchedMediaDirectory: String { watcher.mediaDirectory }
+    package var watchedMediaDirectory: String { watcher.mediaDirectory }
     /// inotify: readable on changes in the config or media directory.
-    var fd: Int32 { watcher.fd }
+    package var fd: Int32 { watcher.fd }
     /// Readable when a background load finished.
-    var loadFD: Int32 { load.fd }
+    package var loadFD: Int32 { load.fd }
 
     /// When the loop must call `reloadIfDue` although nothing else happens.
-    var nextDeadline: Double? {
+    package var nextDeadline: Double? {
         if loaded != nil { return retryAt ?? 0 }
         if requested && !load.isRunning { return 0 }
         return watcher.nextDeadline  // a running load wakes the loop through loadFD
     }
 
     /// Nothing pending: no change waiting out its debounce, no load running or waiting to swap.
-    var isIdle: Bool { nextDeadline == nil && !load.isRunning }
+    package var isIdle: Bool { nextDeadline == nil && !load.isRunning }
 
     // 1. Change
 
-    func handleReadable(now: Double) { watcher.handleReadable(now: now) }
+    package func handleReadable(now: Double) { watcher.handleReadable(now: now) }
 
     /// SIGHUP: reload on the next turn, without waiting for the debounce.
-    func requestReload() { requested = true }
+    package func requestReload() { requested = true }
 
     /// Steps 2 to 5, as far as they are due. Returns the outcome when a swap was tried.
     @discardableResult
-    func reloadIfDue(into target: ReloadTarget, now: Double) -> ReloadController.Outcome? {
+    package func reloadIfDue(into target: ReloadTarget, now: Double) -> ReloadController.Outcome? {
         // 2. Debounce
         if watcher.fire(now: now) { requested = true }
         // 3. Load, off the loop
@@ -106,7 +106,7 @@ final class LiveConfig {
     }
 
     /// 3. A background load finished (`loadFD` readable).
-    func handleLoaded() {
+    package func handleLoaded() {
         if let result = load.take() { loaded = result }
     }
 }

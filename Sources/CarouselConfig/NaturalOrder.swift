@@ -1,8 +1,8 @@
 import CarouselCore
 /// Natural file-name order, as file managers show it: "img2" before "img10", case ignored.
 /// Runs of digits compare by value, everything else by lower-cased characters.
-enum NaturalOrder {
-    static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
+package enum NaturalOrder {
+    package static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
         let x = chunks(a), y = chunks(b)
         for (p, q) in zip(x, y) where p != q {
             switch (p, q) {

@@ -3,24 +3,24 @@ import CTOML
 import CarouselEngine
 
 /// What carouseld.conf sets: the engine's settings and the shell's.
-struct ConfigValues: Sendable, Equatable {
-    var config = CarouselConfig()
-    var shell = ShellSettings()
+package struct ConfigValues: Sendable, Equatable {
+    package var config = CarouselConfig()
+    package var shell = ShellSettings()
 
     /// Every range problem of both parts.
-    func validate() -> [ConfigIssue] { config.validate() + shell.validate() }
+    package func validate() -> [ConfigIssue] { config.validate() + shell.validate() }
 }
 
 /// The keys of `carouseld.conf`, one per `CarouselConfig` or `ShellSettings` property, each with
 /// the TOML type it accepts. `apply` stores a value, or returns a message naming the expected type.
-struct ConfigKey: Sendable {
-    let name: String
-    let apply: @Sendable (inout ConfigValues, TOMLValue) -> String?
+package struct ConfigKey: Sendable {
+    package let name: String
+    package let apply: @Sendable (inout ConfigValues, TOMLValue) -> String?
 
-    static let all: [ConfigKey] = engine + shell
+    package static let all: [ConfigKey] = engine + shell
 
     /// The engine's keys (`CarouselConfig`): an `[[output]]` table may override them.
-    static let engine: [ConfigKey] = [
+    package static let engine: [ConfigKey] = [
         number("interval", \.config.interval),
         length("card_width", \.config.cardWidth),
         length("card_height", \.config.cardHeight),
@@ -49,7 +49,7 @@ struct ConfigKey: Sendable {
     ]
 
     /// The shell's keys (`ShellSettings`): top level only.
-    static let shell: [ConfigKey] = [
+    package static let shell: [ConfigKey] = [
         choice("backend", \.shell.backend),
         optionalString("output", \.shell.output),
         choice("layout", \.shell.layout),
@@ -71,36 +71,36 @@ struct ConfigKey: Sendable {
         integer("disk_cache_mb", \.shell.diskCacheMB),
     ]
 
-    static let byName: [String: ConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
-    static let engineNames: Set<String> = Set(engine.map(\.name))
+    package static let byName: [String: ConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    package static let engineNames: Set<String> = Set(engine.map(\.name))
 
     // MARK: - One constructor per value type
 
-    typealias Path<T> = WritableKeyPath<ConfigValues, T> & Sendable
+    package typealias Path<T> = WritableKeyPath<ConfigValues, T> & Sendable
 
-    static func number(_ name: String, _ path: Path<Double>) -> ConfigKey {
+    package static func number(_ name: String, _ path: Path<Double>) -> ConfigKey {
         typed(name, "a number", numberValue) { $0[keyPath: path] = $1 }
     }
 
     /// 2.0 is accepted as 2; 2.5 is not an integer.
-    static func integer(_ name: String, _ path: Path<Int>) -> ConfigKey {
+    package static func integer(_ name: String, _ path: Path<Int>) -> ConfigKey {
         typed(name, "an integer", { $0.int ?? $0.double.flatMap { Int(exactly: $0) } }) { $0[keyPath: path] = $1 }
     }
 
-    static func bool(_ name: String, _ path: Path<Bool>) -> ConfigKey {
+    package static func bool(_ name: String, _ path: Path<Bool>) -> ConfigKey {
         typed(name, "true or false", \.bool) { $0[keyPath: path] = $1 }
     }
 
-    static func string(_ name: String, _ path: Path<String>) -> ConfigKey {
+    package static func string(_ name: String, _ path: Path<String>) -> ConfigKey {
         typed(name, "a string", \.string) { $0[keyPath: path] = $1 }
     }
 
-    static func optionalString(_ name: String, _ path: Path<String?>) -> ConfigKey {
+    package static func optionalString(_ name: String, _ path: Path<String?>) -> ConfigKey {
         typed(name, "a string", \.string) { $0[keyPath: path] = $1 }
     }
 
     /// Pixels as a number, or a percentage of the screen as a string such as "80%".
-    static func length(_ name: String, _ path: Path<Length>) -> ConfigKey {
+    package static func length(_ name: String, _ path: Path<Length>) -> ConfigKey {
         typed(name, "a number of pixels or a percentage string such as \"80%\"", { value in
             if let px = numberValue(value) { return .pixels(px) }
             guard let s = value.string, s.hasSuffix("%"), let percent = Double(s.dropLast()), percent.isFinite else {
@@ -111,20 +111,20 @@ struct ConfigKey: Sendable {
     }
 
     /// An RFC 3339 time, as a string or as TOML's own date-time, stored as seconds since 1970.
-    static func timestamp(_ name: String, _ path: Path<Double>) -> ConfigKey {
+    package static func timestamp(_ name: String, _ path: Path<Double>) -> ConfigKey {
         typed(name, "an RFC 3339 time such as \"2000-01-01T00:00:00Z\"", { value in
             guard value.kind == CAROUSELD_TOML_STRING || value.kind == CAROUSELD_TOML_DATE_TIME else { return nil }
             return RFC3339.seconds(value.text)
         }) { $0[keyPath: path] = $1 }
     }
 
-    static func color(_ name: String, _ path: Path<RGB>) -> ConfigKey {
+    package static func color(_ name: String, _ path: Path<RGB>) -> ConfigKey {
         typed(name, "a colour string \"#RRGGBB\"", { value in
             value.string.flatMap { $0.hasPrefix("#") ? RGB(hex: $0) : nil }
         }) { $0[keyPath: path] = $1 }
     }
 
-    static func choice<E: RawRepresentable & CaseIterable & Sendable>(_ name: String, _ path: Path<E>) -> ConfigKey
+    package static func choice<E: RawRepresentable & CaseIterable & Sendable>(_ name: String, _ path: Path<E>) -> ConfigKey
     where E.RawValue == String {
         let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         return typed(name, allowed, { $0.string.flatMap(E.init(rawValue:)) }) { $0[keyPath: path] = $1 }
@@ -150,7 +150,7 @@ struct ConfigKey: Sendable {
     }
 
     /// "expected a number, got string \"abc\"".
-    static func expected(_ what: String, _ value: TOMLValue) -> String {
+    package static func expected(_ what: String, _ value: TOMLValue) -> String {
         let shown = value.shown
         // Shortened, so one bad value cannot flood the log.
         return "expected \(what), got \(value.typeName) " + (shown.count > 60 ? String(shown.prefix(57)) + "..." : shown)

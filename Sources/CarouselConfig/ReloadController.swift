@@ -3,8 +3,8 @@ import CarouselCore
 /// An invalid directory leaves the old config running, logs each problem as
 /// `file:line: key: message` and puts "config invalid: …" in systemd's status line.
 /// Used for inotify-triggered reloads and SIGHUP alike.
-final class ReloadController {
-    enum Outcome: Equatable {
+package final class ReloadController {
+    package enum Outcome: Equatable {
         /// The new config is in place; `keepIndex` is the new index of the picture that was on screen.
         case applied(keepIndex: Int?)
         /// The directory loads to exactly what is running.
@@ -13,14 +13,14 @@ final class ReloadController {
         case rejected([String])
     }
 
-    let directory: String
-    private(set) var current: LoadedConfig
+    package let directory: String
+    package private(set) var current: LoadedConfig
     /// The problems of the last rejected reload; empty once a reload succeeds.
-    private(set) var problems: [String] = []
+    package private(set) var problems: [String] = []
     private let notifier: Notifier
 
     /// The first load. There is nothing to fall back to yet, so problems are thrown.
-    init(directory: String, notifier: Notifier = Notifier()) throws(ConfigLoadError) {
+    package init(directory: String, notifier: Notifier = Notifier()) throws(ConfigLoadError) {
         self.directory = directory
         self.notifier = notifier
         current = try ConfigLoader.load(directory: directory)
@@ -28,18 +28,18 @@ final class ReloadController {
     }
 
     /// Reads and checks the directory: file I/O, so the daemon runs it off the event loop.
-    static func load(directory: String) -> Result<LoadedConfig, ConfigLoadError> {
+    package static func load(directory: String) -> Result<LoadedConfig, ConfigLoadError> {
         Result { () throws(ConfigLoadError) in try ConfigLoader.load(directory: directory) }
     }
 
     /// Reads the directory now and accepts it if valid (tests; the daemon loads off the loop).
-    func reload(selectedIndex: Int = 0) -> Outcome {
+    package func reload(selectedIndex: Int = 0) -> Outcome {
         accept(Self.load(directory: directory), selectedIndex: selectedIndex)
     }
 
     /// Keeps what `load` read if it is valid, else keeps the running config and says why.
     /// `selectedIndex` is the picture on screen: `.applied` says where it is in the new playlist.
-    func accept(_ result: Result<LoadedConfig, ConfigLoadError>, selectedIndex: Int) -> Outcome {
+    package func accept(_ result: Result<LoadedConfig, ConfigLoadError>, selectedIndex: Int) -> Outcome {
         let showing = current.playlist.indices.contains(selectedIndex) ? current.playlist[selectedIndex].path : nil
         notifier.reloading()
         defer { notifier.reloaded() }
@@ -62,7 +62,7 @@ final class ReloadController {
     }
 
     /// Where `path` is in the new playlist; of several occurrences, the one nearest the old index.
-    static func index(of path: String, in playlist: [PlaylistItem], near old: Int) -> Int? {
+    package static func index(of path: String, in playlist: [PlaylistItem], near old: Int) -> Int? {
         playlist.indices.filter { playlist[$0].path == path }.min { abs($0 - old) < abs($1 - old) }
     }
 }

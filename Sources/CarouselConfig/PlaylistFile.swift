@@ -1,17 +1,16 @@
 import CarouselCore
-import CarouselPixels
 /// Reads one playlist file against the media directory: `playlist.m3u`, or the `playlist` of
 /// an `[[output]]`. One function for both, so both get the same size limit and the same rules.
-enum PlaylistFile {
-    struct Read {
-        var items: [PlaylistItem] = []
+package enum PlaylistFile {
+    package struct Read {
+        package var items: [PlaylistItem] = []
         /// Refused or missing entries, and the cut of a file over the size limit.
-        var warnings: [ConfigProblem] = []
+        package var warnings: [ConfigProblem] = []
         /// Why the file cannot be used ("no playable entries"); nil when it can.
-        var problem: String? = nil
+        package var problem: String? = nil
     }
 
-    static func read(_ path: String, media: MediaDirectory) throws(FileReading.Failure) -> Read {
+    package static func read(_ path: String, media: MediaDirectory) throws(FileReading.Failure) -> Read {
         var (bytes, isCut) = try FileReading.readHead(path, limit: PlaylistParser.maxBytes)
         var cutWarning: ConfigProblem? = nil
         if isCut {

@@ -4,80 +4,83 @@ import CarouselEngine
 /// devices, where the pictures are and how much memory they may take. `run`, `render` and
 /// `check` read them from carouseld.conf and check them with `validate()`; `run`'s command-line
 /// overrides go through the same check.
-struct ShellSettings: Sendable, Equatable {
+package struct ShellSettings: Sendable, Equatable {
     // Display
     /// auto, drm, fbdev or wayland.
-    var backend: DisplayBackend = .auto
+    package var backend: DisplayBackend = .auto
     /// Connector name such as "HDMI-A-1"; nil picks the first connected one. The one-screen
     /// shorthand of a single `[[output]]` table.
-    var output: String? = nil
+    package var output: String? = nil
     /// How the carousel is shown on several screens (`[[output]]` tables).
-    var layout: OutputLayout = .mirror
+    package var layout: OutputLayout = .mirror
     /// The `[[output]]` tables in file order; empty when there are none.
-    var outputs: [OutputTable] = []
+    package var outputs: [OutputTable] = []
     /// "WIDTHxHEIGHT" or "WIDTHxHEIGHT@HZ"; nil uses the preferred mode.
-    var mode: String? = nil
+    package var mode: String? = nil
     /// Counter-clockwise degrees: 0, 90, 180 or 270.
-    var rotation: Int = 0
+    package var rotation: Int = 0
     /// Force legacy drmModeSetCrtc/PageFlip even when atomic is available.
-    var forceLegacy: Bool = false
+    package var forceLegacy: Bool = false
     // Input
-    var seat: String = "seat0"
-    var touch: Bool = true
-    var keyboard: Bool = true
-    var pointer: Bool = true
+    package var seat: String = "seat0"
+    package var touch: Bool = true
+    package var keyboard: Bool = true
+    package var pointer: Bool = true
     /// Seconds without an event after which a contact counts as lifted (cheap panels report
     /// phantom contacts that never end); 0 never times out.
-    var touchTimeout: Double = 20
+    package var touchTimeout: Double = 20
     // Media
     /// Image directory; relative paths are relative to the config directory.
-    var media: String = "images"
+    package var media: String = "images"
     /// Pictures with more pixels are refused from their header, before any decode.
-    var maxImagePixels: Int = 100_000_000
+    package var maxImagePixels: Int = 100_000_000
     /// Memory for decoded cards.
-    var cacheMB: Int = 64
+    package var cacheMB: Int = 64
     // Wall-clock sync
     /// off, or wallclock: item k shows in the same wall-clock window on every box.
-    var sync: SyncMode = .off
+    package var sync: SyncMode = .off
     /// Seconds since 1970 the cycle counts from (`epoch`, RFC 3339 in the file).
-    var epoch: Double = 946_684_800
+    package var epoch: Double = 946_684_800
     /// Seconds without a touch before a touched screen goes back to the clock.
-    var syncResume: Double = 30
+    package var syncResume: Double = 30
     // Screen power and dayparting
     /// When the screen is lit (`[[screen]]` tables); empty: always.
-    var screenSchedule: [WeeklyWindow] = []
+    package var screenSchedule: [WeeklyWindow] = []
     /// How long a touch wakes a screen the schedule has turned off.
-    var wakeMinutes: Double = 5
+    package var wakeMinutes: Double = 5
     /// Playlists by time of day (`[[playlist]]` tables); the first matching one wins.
-    var dayparts: [Daypart] = []
+    package var dayparts: [Daypart] = []
     /// Disk for decoded cards under the unit's CacheDirectory= (`CardCache`); 0 switches it off.
-    var diskCacheMB: Int = 256
+    package var diskCacheMB: Int = 256
 
-    static let rotations = [0, 90, 180, 270]
+    package static let rotations = [0, 90, 180, 270]
+
+    /// Every setting at its default.
+    package init() {}
 
     /// The screens to drive: the `[[output]]` tables, or `output` (with `mode`) as one table,
     /// or [] for every connected connector. `config` is the top-level carousel settings.
-    func outputTables(_ config: CarouselConfig) -> [OutputTable] {
+    package func outputTables(_ config: CarouselConfig) -> [OutputTable] {
         if !outputs.isEmpty { return outputs }
         guard let output else { return [] }
         return [OutputTable(name: output, mode: mode, config: config)]
     }
 
     /// Why `rotation` is refused, or nil (shared by the top level and `[[output]]`).
-    static func rotationProblem(_ rotation: Int) -> String? {
+    package static func rotationProblem(_ rotation: Int) -> String? {
         rotations.contains(rotation) ? nil : "\(rotation) is not allowed; allowed 0, 90, 180, 270"
     }
 
     /// Why `mode` is refused, or nil (shared by the top level and `[[output]]`).
-    static func modeProblem(_ mode: String) -> String? {
+    package static func modeProblem(_ mode: String) -> String? {
         DisplayMode(parsing: mode) != nil ? nil
             : "\"\(mode)\" is not a mode; allowed WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1920x1080@60"
     }
 
-    static let emptyOutputMessage = "\"\" is empty; allowed a connector name such as HDMI-A-1"
+    package static let emptyOutputMessage = "\"\" is empty; allowed a connector name such as HDMI-A-1"
 
     /// Every problem, each naming the key, the value and what is allowed; empty when valid.
-    func validate() -> [ConfigIssue] {
+    package func validate() -> [ConfigIssue] {
         var issues: [ConfigIssue] = []
         func intRange(_ key: String, _ value: Int, _ range: ClosedRange<Int>) {
             if !range.contains(value) {
@@ -111,6 +114,6 @@ struct ShellSettings: Sendable, Equatable {
 }
 
 /// Whether screens page by the wall clock (`sync`).
-enum SyncMode: String, CaseIterable, Sendable {
+package enum SyncMode: String, CaseIterable, Sendable {
     case off, wallclock
 }

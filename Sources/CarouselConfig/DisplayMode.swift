@@ -1,9 +1,9 @@
 /// A display mode request parsed from `WIDTHxHEIGHT[@HZ]`.
-struct DisplayMode: Sendable, Equatable {
-    var width: Int
-    var height: Int
-    var refresh: Int?
-    init?(parsing text: String) {
+package struct DisplayMode: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
+    package var refresh: Int?
+    package init?(parsing text: String) {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2 else { return nil }
         let dims = parts[0].split(separator: "x", omittingEmptySubsequences: false)

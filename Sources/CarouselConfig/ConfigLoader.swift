@@ -3,42 +3,42 @@ import CarouselEngine
 import Glibc
 
 /// A config directory, loaded and checked: the settings, the media directory and the playlist.
-struct LoadedConfig: Sendable, Equatable {
+package struct LoadedConfig: Sendable, Equatable {
     /// The engine's settings.
-    var config: CarouselConfig
+    package var config: CarouselConfig
     /// Display, input, media and memory settings.
-    var shell: ShellSettings
+    package var shell: ShellSettings
     /// The config directory, absolute.
-    var directory: String
+    package var directory: String
     /// The image directory, absolute (`media`, relative to `directory`).
-    var mediaDirectory: String
+    package var mediaDirectory: String
     /// The pictures in show order (from `playlist.m3u`, or the media directory in natural order).
-    var playlist: [PlaylistItem]
+    package var playlist: [PlaylistItem]
     /// The playlist file used, or nil when the media directory was listed.
-    var playlistFile: String?
+    package var playlistFile: String?
     /// The `playlist` of each `[[output]]` that has one (layout "independent"), by connector.
-    var outputPlaylists: [String: [PlaylistItem]] = [:]
+    package var outputPlaylists: [String: [PlaylistItem]] = [:]
     /// The playlist of each `[[playlist]]` table (dayparting), by its `file`.
-    var daypartPlaylists: [String: [PlaylistItem]] = [:]
+    package var daypartPlaylists: [String: [PlaylistItem]] = [:]
     /// Things that did not stop the load (unknown keys, refused or missing playlist entries),
     /// each formatted `file:line: key: message`.
-    var warnings: [String]
+    package var warnings: [String]
 
     /// Per-item durations for `CarouselEngine.reconfigure(_:itemCount:itemDurations:keepIndex:now:)`.
-    var itemDurations: [Double?] { playlist.map(\.duration) }
+    package var itemDurations: [Double?] { playlist.map(\.duration) }
 
     /// What the screen on connector `name` shows: its own playlist, or the main one.
-    func playlist(forOutput name: String) -> [PlaylistItem] { outputPlaylists[name] ?? playlist }
+    package func playlist(forOutput name: String) -> [PlaylistItem] { outputPlaylists[name] ?? playlist }
 }
 
 /// Loads `DIR/carouseld.conf` and the playlist. Every problem is collected (not just the first),
 /// so `carouseld check` and the reload log show them all at once.
-enum ConfigLoader {
-    static let configFileName = "carouseld.conf"
-    static let playlistFileName = "playlist.m3u"
-    static let defaultDirectory = "/etc/carouseld"
+package enum ConfigLoader {
+    package static let configFileName = "carouseld.conf"
+    package static let playlistFileName = "playlist.m3u"
+    package static let defaultDirectory = "/etc/carouseld"
 
-    static func load(directory: String) throws(ConfigLoadError) -> LoadedConfig {
+    package static func load(directory: String) throws(ConfigLoadError) -> LoadedConfig {
         let dir = MediaDirectory.absolute(directory, relativeTo: currentDirectory())
         var problems: [ConfigProblem] = []
         var warnings: [ConfigProblem] = []

@@ -1,22 +1,21 @@
 import CarouselCore
 import CarouselEngine
-import CarouselPixels
 
 /// Turns the text of `carouseld.conf` into `ConfigValues` with toml++ (`TOMLDocument`),
 /// then checks types and ranges; `[[output]]` tables go through `OutputTableParser`. Unknown
 /// keys are warnings, everything else is a problem.
-enum ConfigFileParser {
-    struct Result: Sendable {
-        var values = ConfigValues()
-        var config: CarouselConfig { values.config }
-        var shell: ShellSettings { values.shell }
-        var problems: [ConfigProblem] = []
-        var warnings: [ConfigProblem] = []
+package enum ConfigFileParser {
+    package struct Result: Sendable {
+        package var values = ConfigValues()
+        package var config: CarouselConfig { values.config }
+        package var shell: ShellSettings { values.shell }
+        package var problems: [ConfigProblem] = []
+        package var warnings: [ConfigProblem] = []
         /// Where each key sits, for later problems about the same file (e.g. `media`).
-        var lines: KeyLines? = nil
+        package var lines: KeyLines? = nil
     }
 
-    static func parse(bytes: [UInt8], file: String) -> Result {
+    package static func parse(bytes: [UInt8], file: String) -> Result {
         var result = Result()
         if let refusal = TOMLInputGuard.refusal(bytes) {
             result.problems.append(ConfigProblem(file: file, line: refusal.line, key: "syntax", message: refusal.message))
