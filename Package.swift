@@ -7,7 +7,7 @@ import PackageDescription
 // a library without its `@main` file. A plain `swift build` or `swift test` never sees it.
 let fuzzLibrary = Context.environment["CAROUSELD_FUZZ_LIBRARY"] != nil
 let carouseldDependencies: [Target.Dependency] = [
-    "CarouselEngine", "CarouselCore", "CarouselPixels", "CarouselConfig", "CDRM", "CInput", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland",
+    "CarouselEngine", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CDRM", "CInput", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland",
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
     .product(name: "SystemPackage", package: "swift-system"),
 ]
@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "CarouselCore", targets: ["CarouselCore"]),
         .library(name: "CarouselPixels", targets: ["CarouselPixels"]),
         .library(name: "CarouselConfig", targets: ["CarouselConfig"]),
+        .library(name: "CarouselBackends", targets: ["CarouselBackends"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -66,6 +67,13 @@ let package = Package(
             plugins: ["WaylandScanner"]),
         .plugin(name: "WaylandScanner", capability: .buildTool()),
         .target(name: "CarouselEngine"),
+        // Where screens and input come from, behind one `Backend` protocol: DRM/KMS and fbdev
+        // with libinput, or a Wayland compositor's window and seat; and the screen plan.
+        .target(name: "CarouselBackends", dependencies: [
+            "CarouselCore", "CarouselEngine", "CarouselPixels", "CarouselConfig",
+            "CDRM", "CInput", "CImaging", "CWayland", "CYAML",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         // The bottom layer of the daemon: the event loop with its timers and watches (tokens),
         // clocks, owned descriptors, logging, systemd notification. Depends on no other layer.
         .target(name: "CarouselCore", dependencies: [
@@ -88,7 +96,7 @@ let package = Package(
         // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "TestSupport"]),
-        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CImaging", "CSystemd"]),
+        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CWayland", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CImaging", "CSystemd"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,3 +1,4 @@
+@testable import CarouselBackends
 @testable import CarouselCore
 import CarouselEngine
 import XCTest

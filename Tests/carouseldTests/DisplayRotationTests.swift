@@ -1,3 +1,4 @@
+@testable import CarouselBackends
 import XCTest
 @testable import carouseld
 

@@ -1,3 +1,4 @@
+@testable import CarouselBackends
 import XCTest
 import CarouselEngine
 @testable import carouseld

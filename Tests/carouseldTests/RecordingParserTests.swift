@@ -1,3 +1,4 @@
+@testable import CarouselBackends
 @testable import CarouselCore
 import XCTest
 import CarouselEngine

@@ -1,3 +1,4 @@
+@testable import CarouselBackends
 import CarouselEngine
 import XCTest
 @testable import carouseld

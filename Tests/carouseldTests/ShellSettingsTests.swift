@@ -1,3 +1,4 @@
+@testable import CarouselBackends
 @testable import CarouselConfig
 import XCTest
 import CarouselEngine

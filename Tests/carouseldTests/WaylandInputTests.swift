@@ -1,3 +1,4 @@
+@testable import CarouselBackends
 @testable import CarouselConfig
 @testable import CarouselCore
 import CarouselEngine

@@ -1,3 +1,4 @@
+import CarouselBackends
 import CarouselConfig
 import CarouselCore
 /// Where input goes. The backend's devices (libinput, or a compositor's seat) deliver actions

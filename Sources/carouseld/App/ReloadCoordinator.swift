@@ -1,3 +1,4 @@
+import CarouselBackends
 import CarouselConfig
 import CarouselCore
 /// The reload, wired to the loop (`LiveConfig` has the steps): the config directory's inotify

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselBackends
 import CarouselConfig
 import CarouselCore
 import CDRM

@@ -1,3 +1,4 @@
+import CarouselBackends
 import CarouselCore
 import CarouselEngine
 import CarouselPixels

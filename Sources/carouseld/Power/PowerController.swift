@@ -1,3 +1,4 @@
+import CarouselBackends
 import CarouselConfig
 import CarouselCore
 /// Sleeps and wakes the screens by the `[[screen]]` schedule, `ctl screen on|off|auto` and

@@ -1,3 +1,4 @@
+import CarouselBackends
 import CarouselConfig
 import CarouselEngine
 import CarouselPixels

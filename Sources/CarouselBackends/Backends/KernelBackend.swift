@@ -1,0 +1,105 @@
+import CarouselConfig
+import CarouselCore
+import CarouselEngine
+
+/// Screens the kernel drives (DRM/KMS, or fbdev) and input from libinput's devices on the seat.
+///
+/// Without `[[output]]` tables, the screens are the connectors connected at start (several:
+/// one carousel per the `layout`); fbdev always shows one. Input devices are opened once the
+/// first frame is on screen, on a thread of their own: libinput opens every device of the seat
+/// (seconds on a slow box) and the carousel keeps moving meanwhile. The context is then handed
+/// to the loop, which alone uses it.
+package final class KernelBackend: Backend {
+    package let outputs: [DisplayOutput]
+    package let plan: ScreenPlan
+    private let kind: DisplayBackend
+    private unowned let loop: EventLoop
+    private var input: LibinputFeed?
+    package var onEnd: ((BackendEnd) -> Void)?
+
+    package init(_ shell: ShellSettings, config: CarouselConfig, kind: DisplayBackend, loop: EventLoop) throws(DisplayError) {
+        self.kind = kind
+        self.loop = loop
+        let plan = Self.plan(shell, config: config, kind: kind, connected: nil)
+        var outputs: [DisplayOutput] = []
+        for screen in plan.screens { outputs.append(try DisplaySupervisor(settings: screen.settings, backend: kind)) }
+        self.plan = plan
+        self.outputs = outputs
+    }
+
+    /// The screens to drive. Without tables on KMS: every connector in `connected`, or (nil)
+    /// every connector connected now.
+    private static func plan(_ shell: ShellSettings, config: CarouselConfig, kind: DisplayBackend,
+                             connected: [String]?) -> ScreenPlan {
+        guard kind != .fbdev else { return .single(shell, config: config, backendName: kind.rawValue) }
+        let connected = shell.outputTables(config).isEmpty ? connected ?? DisplayOpener.connectedConnectors() : []
+        return ScreenPlan.make(shell: shell, config: config, connected: connected)
+    }
+
+    /// The same rule as at start; without tables, the screens in use stay the ones found then.
+    package func plan(for shell: ShellSettings, config: CarouselConfig) -> ScreenPlan {
+        Self.plan(shell, config: config, kind: kind, connected: plan.screens.compactMap(\.connector))
+    }
+
+    package func rotation(ofScreen index: Int) -> Int { plan.screens[index].settings.rotation }
+
+    package func startInput(_ request: InputRequest, sink: InputSink) {
+        guard input == nil else { return }
+        input = LibinputFeed(request, loop: loop, sink: sink)
+    }
+
+    package func reconfigureInput(_ request: InputRequest) { input?.reconfigure(request) }
+
+    package var nextStuckTouchDeadline: Double? { input?.source?.nextStuckDeadline }
+
+    package func expireStuckTouches(now: Double) -> [RoutedAction] { input?.source?.expireStuckTouches(now: now) ?? [] }
+}
+
+/// libinput's devices, opened off the loop and then watched by it.
+private final class LibinputFeed {
+    package private(set) var source: InputSource?
+    private var request: InputRequest
+    private var opening: BackgroundTask<Result<InputSource, Error>>?
+    private var watch: Watch?
+    private unowned let loop: EventLoop
+    private unowned let sink: InputSink
+
+    package init(_ request: InputRequest, loop: EventLoop, sink: InputSink) {
+        self.request = request; self.loop = loop; self.sink = sink
+        let (settings, targets, routing) = (request.settings, request.targets, request.routing)
+        do {
+            let opening = try BackgroundTask<Result<InputSource, Error>>(name: "carouseld-input")
+            self.opening = opening
+            watch = try loop.watch(opening.fd, name: "input devices opened") { [unowned self] in opened() }
+            opening.start { Result { try InputSource(settings: settings, targets: targets, routing: routing) } }
+        } catch {
+            Log.warning("opening input devices: \(error); running without touch, keyboard and pointer")
+        }
+    }
+
+    package func reconfigure(_ request: InputRequest) {
+        self.request = request
+        source?.reconfigure(settings: request.settings, targets: request.targets, routing: request.routing)
+    }
+
+    private func opened() {
+        guard let result = opening?.take() else { return }
+        opening = nil
+        watch = nil
+        switch result {
+        case .success(let source):
+            self.source = source
+            // The screens or the config may have changed while the devices were being opened.
+            reconfigure(request)
+            do {
+                watch = try loop.watch(source.fd, name: "libinput") { [unowned self, unowned source] in
+                    sink.receive(source.dispatch())
+                }
+            } catch {
+                Log.error("watching input devices: \(error)")
+            }
+        case .failure(let error):
+            Log.warning("\(error); running without touch, keyboard and pointer")
+        }
+    }
+}

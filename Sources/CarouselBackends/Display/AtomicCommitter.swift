@@ -1,0 +1,174 @@
+import CDRM
+import Glibc
+
+/// Atomic KMS: one commit sets connector, CRTC and primary plane together; frames are
+/// non-blocking commits with a flip event. Rotation uses the plane's "rotation" property.
+/// Every commit, tested or applied, goes through `commit`: a new mode blob is kept only once a
+/// real commit with it succeeded, and destroyed otherwise (wlroots' commit_blob/rollback_blob),
+/// so a refused or test-only commit never takes the blob the CRTC is using.
+package final class AtomicCommitter: ModesetCommitter {
+    package let kind = "atomic"
+    private let card: DrmCard
+    private var fd: Int32 { card.fd }
+    private let planeID: UInt32
+    private let plane: DrmProperties
+    /// Property ids, looked up once: a frame's commit names them without any search.
+    private let ids: PropertyIDs
+    private var modeBlob: UInt32 = 0
+    private var rotated = false
+
+    private struct PropertyIDs {
+        package let fb, crtc, srcX, srcY, srcW, srcH, crtcX, crtcY, crtcW, crtcH: UInt32  // the plane's
+        package let mode, active: UInt32                                                 // the CRTC's
+        package let connectorCrtc: UInt32                                                // the connector's
+        package let rotation: UInt32?
+    }
+
+    /// Finds the primary plane of `target`'s CRTC and the property ids of all three objects.
+    /// Throws when the card lacks something atomic needs; the caller then falls back to legacy.
+    package init(card: DrmCard, target: ScanoutTarget) throws(DisplayError) {
+        self.card = card
+        let fd = card.fd
+        guard let planeResources = DrmObjects.planeResources(fd) else { throw .unsupported("no plane resources") }
+        var primary: (UInt32, DrmProperties)?
+        // Read through the handle each time: the plane list lives exactly as long as it does.
+        for i in 0..<Int(planeResources.pointer.pointee.count_planes) where primary == nil {
+            let id = planeResources.pointer.pointee.planes[i]
+            guard let possible = DrmObjects.plane(fd, id)?.pointer.pointee.possible_crtcs else { continue }
+            let usable = possible & (1 << UInt32(target.crtcIndex)) != 0
+            let props = DrmProperties(fd: fd, objectID: id, objectType: UInt32(DRM_MODE_OBJECT_PLANE))
+            if usable, props["type"]?.value == UInt64(DRM_PLANE_TYPE_PRIMARY) { primary = (id, props) }
+        }
+        guard let primary else { throw .unsupported("no primary plane for CRTC \(target.crtcID)") }
+        (planeID, plane) = primary
+        let crtc = DrmProperties(fd: fd, objectID: target.crtcID, objectType: UInt32(DRM_MODE_OBJECT_CRTC))
+        let connector = DrmProperties(fd: fd, objectID: target.connectorID, objectType: UInt32(DRM_MODE_OBJECT_CONNECTOR))
+        let plane = primary.1
+        func onPlane(_ name: String) throws(DisplayError) -> UInt32 { try plane.id(name, on: "primary plane") }
+        ids = PropertyIDs(
+            fb: try onPlane("FB_ID"), crtc: try onPlane("CRTC_ID"),
+            srcX: try onPlane("SRC_X"), srcY: try onPlane("SRC_Y"), srcW: try onPlane("SRC_W"), srcH: try onPlane("SRC_H"),
+            crtcX: try onPlane("CRTC_X"), crtcY: try onPlane("CRTC_Y"), crtcW: try onPlane("CRTC_W"), crtcH: try onPlane("CRTC_H"),
+            mode: try crtc.id("MODE_ID", on: "CRTC"), active: try crtc.id("ACTIVE", on: "CRTC"),
+            connectorCrtc: try connector.id("CRTC_ID", on: "connector \(target.connectorName)"),
+            rotation: plane["rotation"]?.id)
+    }
+
+    deinit { if modeBlob != 0 { drmModeDestroyPropertyBlob(fd, modeBlob) } }
+
+    package func supportsRotation(_ degrees: Int, target: ScanoutTarget, buffer: DumbBuffer) -> Bool {
+        if degrees == 0 { return true }
+        guard let value = rotationValue(degrees) else { return false }
+        // The property can list a value the hardware refuses for this format: ask the kernel.
+        guard let request = DrmObjects.atomicRequest(),
+              let blob = try? fill(request.pointer, target: target, buffer: buffer, rotation: value, modeset: true)
+        else { return false }
+        return commit(request.pointer, blob: blob, flags: cdrm_mode_atomic_test_only() | cdrm_mode_atomic_allow_modeset())
+    }
+
+    package func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int) throws(DisplayError) -> Bool {
+        guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
+        let blob = try fill(request.pointer, target: target, buffer: buffer, rotation: rotationValue(rotation), modeset: true)
+        let flags = cdrm_mode_atomic_allow_modeset() | cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
+        guard commit(request.pointer, blob: blob, flags: flags) else {
+            throw .system(call: "atomic modeset \(target.mode.label)", errno: Glibc.errno, path: target.connectorName)
+        }
+        rotated = rotation != 0
+        return true
+    }
+
+    package func flip(_ target: ScanoutTarget, buffer: DumbBuffer) throws(DisplayError) {
+        guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
+        try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID))
+        let flags = cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
+        guard commit(request.pointer, blob: 0, flags: flags) else {
+            throw .system(call: "atomic page flip", errno: Glibc.errno, path: target.connectorName)
+        }
+    }
+
+    package func restore(_ saved: SavedCrtc) -> Bool {
+        // fbcon draws unrotated: put the plane's rotation back before handing over the CRTC.
+        if rotated, let rotation = ids.rotation, let zero = rotationValue(0) {
+            _ = drmModeObjectSetProperty(fd, planeID, UInt32(DRM_MODE_OBJECT_PLANE), rotation, zero)
+        }
+        return saved.restore(fd: fd)
+    }
+
+    /// ACTIVE = 0 on the CRTC, the atomic DPMS off: mode and plane stay set, the signal stops.
+    package func switchOff(_ target: ScanoutTarget) -> Bool {
+        guard let request = DrmObjects.atomicRequest(),
+              (try? add(request.pointer, target.crtcID, ids.active, 0)) != nil else { return false }
+        return commit(request.pointer, blob: 0, flags: cdrm_mode_atomic_allow_modeset())
+    }
+
+    /// Tests or applies one request. `blob`: a mode blob made for it (0: none), kept as the
+    /// CRTC's only when a real commit succeeded (the old one is destroyed then), else destroyed.
+    /// errno is the commit's on return.
+    private func commit(_ request: drmModeAtomicReqPtr, blob: UInt32, flags: UInt32) -> Bool {
+        let ok = drmModeAtomicCommit(fd, request, flags, nil) == 0
+        let error = Glibc.errno
+        let applied = ok && flags & cdrm_mode_atomic_test_only() == 0
+        if blob != 0 {
+            if applied {
+                if modeBlob != 0 { drmModeDestroyPropertyBlob(fd, modeBlob) }
+                modeBlob = blob
+            } else {
+                drmModeDestroyPropertyBlob(fd, blob)
+            }
+        }
+        Glibc.errno = error
+        return ok
+    }
+
+    /// DRM_MODE_ROTATE_* for `degrees` if the plane lists it; 0 degrees needs no property.
+    private func rotationValue(_ degrees: Int) -> UInt64? {
+        guard let prop = plane["rotation"], let bit = prop.enums["rotate-\(degrees)"] else { return nil }
+        return 1 << bit
+    }
+
+    /// Puts the plane (and with `modeset` the connector and CRTC) into `req`. Returns the mode
+    /// blob it made, for `commit` to keep or destroy; 0 without `modeset`.
+    private func fill(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, buffer: DumbBuffer,
+                      rotation: UInt64?, modeset: Bool) throws(DisplayError) -> UInt32 {
+        var blob: UInt32 = 0
+        if modeset {
+            var mode = target.mode.raw
+            guard drmModeCreatePropertyBlob(fd, &mode, MemoryLayout<drmModeModeInfo>.size, &blob) == 0 else {
+                throw .system(call: "mode blob", errno: Glibc.errno, path: target.connectorName)
+            }
+            do throws(DisplayError) { try addModeset(req, target: target, blob: blob) } catch {
+                drmModeDestroyPropertyBlob(fd, blob)
+                throw error
+            }
+        }
+        do throws(DisplayError) { try addPlane(req, target: target, buffer: buffer, rotation: rotation) } catch {
+            if blob != 0 { drmModeDestroyPropertyBlob(fd, blob) }
+            throw error
+        }
+        return blob
+    }
+
+    private func addModeset(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, blob: UInt32) throws(DisplayError) {
+        try add(req, target.connectorID, ids.connectorCrtc, UInt64(target.crtcID))
+        try add(req, target.crtcID, ids.mode, UInt64(blob))
+        try add(req, target.crtcID, ids.active, 1)
+    }
+
+    private func addPlane(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, buffer: DumbBuffer,
+                          rotation: UInt64?) throws(DisplayError) {
+        try add(req, planeID, ids.fb, UInt64(buffer.framebufferID))
+        try add(req, planeID, ids.crtc, UInt64(target.crtcID))
+        // Source rectangle in 16.16 fixed point, in buffer coordinates (before rotation).
+        try add(req, planeID, ids.srcX, 0); try add(req, planeID, ids.srcY, 0)
+        try add(req, planeID, ids.srcW, UInt64(buffer.width) << 16); try add(req, planeID, ids.srcH, UInt64(buffer.height) << 16)
+        try add(req, planeID, ids.crtcX, 0); try add(req, planeID, ids.crtcY, 0)
+        try add(req, planeID, ids.crtcW, UInt64(target.mode.width)); try add(req, planeID, ids.crtcH, UInt64(target.mode.height))
+        if let rotation, let prop = ids.rotation { try add(req, planeID, prop, rotation) }
+    }
+
+    /// Adds one property to the request; libdrm fails (out of memory) with a negative result.
+    private func add(_ req: drmModeAtomicReqPtr, _ object: UInt32, _ property: UInt32, _ value: UInt64) throws(DisplayError) {
+        let result = drmModeAtomicAddProperty(req, object, property, value)
+        guard result >= 0 else { throw .system(call: "drmModeAtomicAddProperty", errno: -result, path: card.path) }
+    }
+}

@@ -1,0 +1,46 @@
+import CarouselCore
+import CarouselEngine
+import CarouselPixels
+
+/// A screen the daemon can show frames on (DRM/KMS or fbdev). Completion is reported on the
+/// event loop, never from inside `present`.
+package protocol DisplayOutput: AnyObject {
+    /// "card0 Virtual-1 1280x800@60 atomic", for logs.
+    var summary: String { get }
+    /// The picture size after rotation; nil while no screen is connected.
+    var size: Size? { get }
+    /// True when a frame may be presented now: a screen is up and no flip is pending.
+    var canPresent: Bool { get }
+    /// Seconds between refreshes of the current mode.
+    var refreshInterval: Double { get }
+    /// Called with the monotonic time at which a presented frame became visible.
+    var onPresented: ((Double) -> Void)? { get set }
+    /// Called when the screen appears, changes mode or disappears: the next frame must be
+    /// drawn in full at the new `size`.
+    var onScreenChanged: (() -> Void)? { get set }
+    /// The device node, e.g. /dev/dri/card0 or /dev/fb0.
+    var devicePath: String { get }
+    /// True for a framebuffer the firmware set up (simpledrm, efifb through fbdev): a real
+    /// KMS driver that loads later takes its place.
+    var isFirmwareFramebuffer: Bool { get }
+    /// Registers the output's descriptors (flip events, hotplug) with the loop.
+    func attach(to loop: EventLoop) throws
+    /// Takes them out again: the output is being replaced.
+    func detach()
+    /// Draws a frame into a free buffer with `draw` and queues it for display. The buffer is
+    /// in screen orientation (rotation is applied afterwards) and holds whatever was drawn into
+    /// it last; renderers only write to it (scanout memory is often uncached).
+    func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError)
+    /// Gives the screen back as it was before the daemon started (console on exit).
+    func restore()
+    /// Backend figures for the SIGUSR1 stats line (Wayland: commits and frame callbacks).
+    var statistics: String? { get }
+    /// Puts the screen to sleep (`on == false`: no signal, so the monitor goes to standby;
+    /// nothing is presented meanwhile) or wakes it (the next frame lights it again).
+    func setPower(_ on: Bool)
+}
+
+extension DisplayOutput {
+    package var statistics: String? { nil }
+    package func setPower(_ on: Bool) {}
+}

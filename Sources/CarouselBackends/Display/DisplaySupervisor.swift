@@ -1,0 +1,122 @@
+import CarouselConfig
+import CarouselCore
+import CarouselEngine
+import CarouselPixels
+
+/// The screen the daemon draws on, kept through driver changes, so the daemon never has to
+/// restart for them:
+/// - no display device at start (the GPU driver loads late): it waits for udev's add event;
+/// - a firmware framebuffer (simpledrm, /dev/fb0) at start: it moves to the real KMS card
+///   once that appears;
+/// - the device in use is removed: it waits for another one.
+/// Everything else is forwarded to the current output.
+package final class DisplaySupervisor: DisplayOutput {
+    private let settings: OutputSettings
+    private let backend: DisplayBackend
+    package private(set) var current: DisplayOutput?
+    private var monitor: UdevMonitor?
+    private var monitorWatch: Watch?
+    private weak var loop: EventLoop?
+
+    package var onPresented: ((Double) -> Void)?
+    package var onScreenChanged: (() -> Void)?
+
+    /// Opens the display if there is one. Only a missing device is waited for; every other
+    /// failure (permissions, another DRM master, an unknown connector) is thrown.
+    package init(settings: OutputSettings, backend: DisplayBackend) throws(DisplayError) {
+        self.settings = settings
+        self.backend = backend
+        do {
+            current = try DisplayOpener.open(settings, backend: backend)
+        } catch {
+            guard case .noDevice = error else { throw error }
+            Log.notice("no display yet: \(error); waiting for one")
+        }
+    }
+
+    package var summary: String { current?.summary ?? "waiting for a display device" }
+    package var size: Size? { current?.size }
+    package var canPresent: Bool { current?.canPresent ?? false }
+    package var refreshInterval: Double { current?.refreshInterval ?? 1.0 / 60 }
+    package var devicePath: String { current?.devicePath ?? "" }
+    package var isFirmwareFramebuffer: Bool { current?.isFirmwareFramebuffer ?? false }
+
+    package func attach(to loop: EventLoop) throws {
+        self.loop = loop
+        if let current { try use(current) }
+        monitor = UdevMonitor(subsystems: ["drm", "graphics"])
+        guard let monitor else {
+            return Log.warning("udev monitor unavailable: a display driver that loads later will not be noticed")
+        }
+        monitorWatch = try loop.watch(monitor.fd, name: "udev display devices") { [unowned self] in
+            // Add and remove only: a change (a screen plugged in) is the output's own business.
+            let events = monitor.drain().filter { $0.action == "add" || $0.action == "remove" }
+            if !events.isEmpty { devicesChanged(events) }
+        }
+        // A device that udev finished between the first try and the monitor's start sent its
+        // event to nobody: look once more now that nothing can be missed.
+        if current == nil { devicesChanged([UdevMonitor.Event(action: "add", devnode: nil)]) }
+    }
+
+    package func detach() {
+        current?.detach()
+        monitorWatch = nil
+        monitor = nil
+    }
+
+    package func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
+        guard let current else { throw .noDevice("no display device") }
+        try current.present(draw)
+    }
+
+    /// Kept for a display that appears later, too.
+    private var poweredOn = true
+
+    package func setPower(_ on: Bool) {
+        poweredOn = on
+        current?.setPower(on)
+    }
+
+    package func restore() {
+        onPresented = nil
+        onScreenChanged = nil
+        current?.restore()
+    }
+
+    // MARK: -
+
+    private func use(_ output: DisplayOutput) throws {
+        output.onPresented = { [unowned self] time in onPresented?(time) }
+        output.onScreenChanged = { [unowned self] in onScreenChanged?() }
+        if !poweredOn { output.setPower(false) }
+        if let loop { try output.attach(to: loop) }
+    }
+
+    private func devicesChanged(_ events: [UdevMonitor.Event]) {
+        if let old = current, events.contains(where: { $0.action == "remove" && $0.devnode == old.devicePath }) {
+            Log.notice("\(old.devicePath) was removed; waiting for a display device")
+            old.detach()
+            current = nil
+            onScreenChanged?()
+        }
+        guard current == nil || current?.isFirmwareFramebuffer == true,
+              events.contains(where: { $0.action == "add" }) else { return }
+        let replacing = current
+        do {
+            let output = try DisplayOpener.open(settings, backend: backend, realOnly: replacing != nil)
+            if let replacing {
+                Log.notice("moving from the firmware framebuffer \(replacing.devicePath) to \(output.devicePath)")
+                replacing.detach()
+                replacing.restore()
+            }
+            current = output
+            try use(output)
+            onScreenChanged?()
+        } catch let error as DisplayError {
+            if case .noDevice = error { return }  // not a display we can use yet
+            Log.error("display device appeared, but: \(error)")
+        } catch {
+            Log.error("watching \(current?.devicePath ?? "the new display"): \(error)")
+        }
+    }
+}

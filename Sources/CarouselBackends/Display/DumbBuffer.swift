@@ -1,0 +1,65 @@
+import CDRM
+import Glibc
+
+/// One XRGB8888 scanout buffer in CPU-mapped "dumb" memory, registered as a DRM framebuffer.
+/// Like weston's drm_fb_create_dumb, each creation step is undone if a later one fails;
+/// everything is released in deinit, while the card it holds is still open.
+package final class DumbBuffer {
+    package let width: Int
+    package let height: Int
+    /// Bytes per row, as chosen by the driver.
+    package let stride: Int
+    package let framebufferID: UInt32
+    package let pixels: UnsafeMutableRawPointer
+    private let card: DrmCard
+    private let handle: UInt32
+    private let byteCount: Int
+
+    package init(card: DrmCard, width: Int, height: Int) throws(DisplayError) {
+        let fd = card.fd
+        self.card = card; self.width = width; self.height = height
+        var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
+        guard drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size) == 0 else {
+            throw .system(call: "CREATE_DUMB \(width)x\(height)", errno: Glibc.errno, path: "dumb buffer")
+        }
+        var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
+        var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
+        var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        var fb: UInt32 = 0
+        let added = withUnsafeMutablePointer(to: &handles) { h in
+            withUnsafeMutablePointer(to: &pitches) { p in
+                withUnsafeMutablePointer(to: &offsets) { o in
+                    drmModeAddFB2(fd, UInt32(width), UInt32(height), cdrm_format_xrgb8888(),
+                                  UnsafeMutableRawPointer(h).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeMutableRawPointer(p).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeMutableRawPointer(o).assumingMemoryBound(to: UInt32.self), &fb, 0)
+                }
+            }
+        }
+        guard added == 0 else {
+            let err = Glibc.errno
+            drmModeDestroyDumbBuffer(fd, handle)
+            throw .system(call: "drmModeAddFB2", errno: err, path: "dumb buffer")
+        }
+        var offset: UInt64 = 0
+        guard drmModeMapDumbBuffer(fd, handle, &offset) == 0 else {
+            let err = Glibc.errno
+            drmModeRmFB(fd, fb); drmModeDestroyDumbBuffer(fd, handle)
+            throw .system(call: "MAP_DUMB", errno: err, path: "dumb buffer")
+        }
+        let map = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
+        guard let map, map != MAP_FAILED else {
+            let err = Glibc.errno
+            drmModeRmFB(fd, fb); drmModeDestroyDumbBuffer(fd, handle)
+            throw .system(call: "mmap", errno: err, path: "dumb buffer")
+        }
+        self.handle = handle; self.stride = Int(pitch); self.byteCount = Int(size)
+        self.framebufferID = fb; self.pixels = map
+    }
+
+    deinit {
+        munmap(pixels, byteCount)
+        drmModeRmFB(card.fd, framebufferID)
+        drmModeDestroyDumbBuffer(card.fd, handle)
+    }
+}

@@ -1,0 +1,112 @@
+import CarouselCore
+import CDRM
+import CarouselEngine
+import CarouselPixels
+import Glibc
+
+/// The fallback for boards without KMS: draws straight into /dev/fb0's mapped memory.
+/// fbdev has no flip events, so each frame is reported visible as soon as it is drawn; the
+/// console's picture is saved at start and written back on exit.
+package final class FbdevOutput: DisplayOutput {
+    package let path: String
+    private let device: OwnedDescriptor
+    private let memory: UnsafeMutableRawPointer
+    private let length: Int
+    private let width: Int
+    private let height: Int
+    private let stride: Int
+    private let rotator: SoftwareRotator?
+    private var consoleCopy: [UInt8]
+    private var drawing = false
+    private weak var loop: EventLoop?
+
+    package var onPresented: ((Double) -> Void)?
+    package var onScreenChanged: (() -> Void)?
+
+    package init(path: String = "/dev/fb0", rotation: Int = 0) throws(DisplayError) {
+        // Every throw below closes the device: `device` is dropped with it.
+        let device: OwnedDescriptor
+        do {
+            device = try OwnedDescriptor("open") { open(path, O_RDWR | O_CLOEXEC) }
+        } catch {
+            let err = (error as? SystemError)?.errno ?? .ioError
+            if err == .permissionDenied || err == .notPermitted { throw .permissionDenied(path: path) }
+            throw .noDevice("and no framebuffer either (\(path): \(err))")
+        }
+        let fd = device.rawValue
+        var variable = fb_var_screeninfo()
+        var fixed = fb_fix_screeninfo()
+        guard ioctl(fd, UInt(FBIOGET_VSCREENINFO), &variable) == 0,
+              ioctl(fd, UInt(FBIOGET_FSCREENINFO), &fixed) == 0 else {
+            throw .system(call: "FBIOGET_SCREENINFO", errno: Glibc.errno, path: path)
+        }
+        // Only XRGB8888 layouts: the renderer draws nothing else.
+        guard variable.bits_per_pixel == 32, variable.red.offset == 16, variable.green.offset == 8,
+              variable.blue.offset == 0 else {
+            throw .unsupported("\(path) is \(variable.bits_per_pixel) bits per pixel; carouseld draws XRGB8888 only")
+        }
+        let length = Int(fixed.smem_len)
+        let map = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+        guard let map, map != MAP_FAILED else {
+            throw .system(call: "mmap", errno: Glibc.errno, path: path)
+        }
+        self.path = path; self.device = device; memory = map; self.length = length
+        width = Int(variable.xres); height = Int(variable.yres); stride = Int(fixed.line_length)
+        let quarterTurn = rotation == 90 || rotation == 270
+        rotator = SoftwareRotator(degrees: rotation, width: quarterTurn ? height : width,
+                                  height: quarterTurn ? width : height)
+        // One read of the visible area at start, to give the console its picture back.
+        consoleCopy = [UInt8](UnsafeRawBufferPointer(start: map, count: min(length, stride * height)))
+    }
+
+    deinit { munmap(memory, length) }
+
+    package var summary: String { "\(path) (fbdev) \(width)x\(height)" + (rotator.map { ", rotation \($0.degrees)° in software" } ?? "") }
+    package var size: Size? {
+        rotator.map { Size(width: Double($0.width), height: Double($0.height)) }
+            ?? Size(width: Double(width), height: Double(height))
+    }
+    package var canPresent: Bool { !drawing && !blanked }
+    private var blanked = false
+
+    /// FBIOBLANK: powered down (the monitor sees no signal on most drivers) or unblanked.
+    package func setPower(_ on: Bool) {
+        guard on == blanked else { return }
+        blanked = !on
+        let mode = CInt(on ? FB_BLANK_UNBLANK : FB_BLANK_POWERDOWN)
+        if ioctl(device.rawValue, UInt(FBIOBLANK), mode) != 0 {
+            Log.warning("\(path): FBIOBLANK: \(SystemError(call: "ioctl", errno: Glibc.errno))")
+        }
+    }
+    package var refreshInterval: Double { 1.0 / 60 }
+
+    package func attach(to loop: EventLoop) throws { self.loop = loop }
+    package func detach() { onPresented = nil; onScreenChanged = nil }
+    package var devicePath: String { path }
+    /// fbdev is the fallback: any KMS card that appears is preferred.
+    package var isFirmwareFramebuffer: Bool { true }
+
+    package func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
+        guard !drawing else { throw .unsupported("present called while the previous frame is being reported") }
+        if let rotator {
+            draw(rotator.buffer)
+            rotator.copy(into: memory, width: width, height: height, stride: stride)
+        } else {
+            draw(PixelBuffer(base: memory, width: width, height: height, stride: stride))
+        }
+        drawing = true
+        loop?.post { [weak self] in
+            guard let self else { return }
+            drawing = false
+            onPresented?(MonotonicClock.now())
+        }
+    }
+
+    package func restore() {
+        onPresented = nil
+        consoleCopy.withUnsafeBytes { saved in
+            if let base = saved.baseAddress { memory.copyMemory(from: base, byteCount: saved.count) }
+        }
+        Log.info("restored the console picture on \(path)")
+    }
+}

@@ -1,0 +1,172 @@
+import CarouselConfig
+import CarouselCore
+import CarouselEngine
+import CInput
+
+/// Turns device events into engine actions: touch changes gathered per frame and rotated onto
+/// the logical screen, Left/Right keys into pages, a left-button pointer drag into a finger,
+/// and a device lost mid-drag into a cancel. Pure: the live libinput path and the replay both
+/// use it, one batch at a time.
+package struct InputTranslator {
+    package private(set) var mapping: PanelMapping
+    /// Which kinds of input are used (`touch`, `keyboard`, `pointer` in config).
+    private var use: (touch: Bool, keyboard: Bool, pointer: Bool)
+
+    private var devices: [Int: (name: String, capabilities: DeviceCapabilities)] = [:]
+    /// Touches down per device (seat slots), to cancel them when the device goes away.
+    private var touchesByDevice: [Int: Set<Int>] = [:]
+    /// Last logical position per seat slot: libinput's TOUCH_UP carries none.
+    private var lastPosition: [Int: (x: Double, y: Double)] = [:]
+    /// Touch changes since the last TOUCH_FRAME.
+    private var pending: [TouchSample] = []
+    private var pointer: PointerFinger
+    private var touchDeviceCount = 0
+    private var started = false
+    /// The daemon tells the journal about devices; a replay has no real devices to talk about.
+    private let announce: Bool
+    /// Contacts with no event for `touch_timeout` are lifted (`expireStuckTouches`).
+    private var stuck: StuckTouches
+
+    package init(settings: ShellSettings, screen: Size, announceDevices: Bool = true) {
+        mapping = PanelMapping(screen: screen, rotation: settings.rotation)
+        use = (settings.touch, settings.keyboard, settings.pointer)
+        pointer = PointerFinger(mapping: mapping)
+        announce = announceDevices
+        stuck = StuckTouches(timeout: settings.touchTimeout)
+    }
+
+    /// A reloaded config or a new screen size: new rotation, size and switches; the devices stay.
+    package mutating func reconfigure(settings: ShellSettings, screen: Size) {
+        mapping = PanelMapping(screen: screen, rotation: settings.rotation)
+        use = (settings.touch, settings.keyboard, settings.pointer)
+        pointer = PointerFinger(mapping: mapping)
+        stuck.timeout = settings.touchTimeout
+    }
+
+    private func say(_ message: String, notice: Bool = false) {
+        if !announce { Log.debug(message) } else if notice { Log.notice(message) } else { Log.info(message) }
+    }
+
+    /// Names the state once the initial devices are known: "no touch device" is normal (a slideshow).
+    /// `quiet`: another translator of the seat says it (several screens).
+    package mutating func startupFinished(quiet: Bool = false) {
+        started = true
+        guard !quiet else { return }
+        if !use.touch {
+            say("input: touch is off in config (touch = false)")
+        } else if touchDeviceCount == 0 {
+            say("no touch device; running as a slideshow", notice: true)
+        }
+    }
+
+    /// Translates one batch: everything one `libinput_dispatch` (or one recorded SYN_REPORT) produced.
+    /// A device removed within the batch had its touches lifted by libinput just before; those lifts
+    /// are not releases (they would fling), so they are dropped and the drag is cancelled instead.
+    package mutating func translate(_ batch: [DeviceEvent]) -> [InputAction] {
+        let removedInBatch = Set(batch.compactMap { event -> Int? in
+            if case .removed(let device, _) = event { return device } else { return nil }
+        })
+        var actions: [InputAction] = []
+        for event in batch {
+            switch event {
+            case .added(let device, let name, let capabilities):
+                deviceAdded(device, name: name, capabilities: capabilities)
+            case .removed(let device, let time):
+                deviceRemoved(device, time: time, into: &actions)
+            case .touchDown(let device, let slot, let px, let py, let time):
+                guard use.touch, stuck.moved(slot: slot, device: device, time: time, isDown: true) else { break }
+                let p = mapping.toScreen(panelX: px, panelY: py)
+                touchesByDevice[device, default: []].insert(slot)
+                lastPosition[slot] = p
+                pending.append(TouchSample(slot: slot, phase: .down, x: p.x, y: p.y))
+            case .touchMotion(let device, let slot, let px, let py, let time):
+                guard use.touch, stuck.moved(slot: slot, device: device, time: time, isDown: false) else { break }
+                let p = mapping.toScreen(panelX: px, panelY: py)
+                lastPosition[slot] = p
+                pending.append(TouchSample(slot: slot, phase: .move, x: p.x, y: p.y))
+            case .touchUp(let device, let slot, _), .touchCancel(let device, let slot, _):
+                guard use.touch, !removedInBatch.contains(device), stuck.lifted(slot: slot) else { break }
+                var phase = TouchPhase.up
+                if case .touchCancel = event { phase = .cancel }
+                let p = lastPosition.removeValue(forKey: slot) ?? (mapping.screen.width / 2, mapping.screen.height / 2)
+                touchesByDevice[device]?.remove(slot)
+                pending.append(TouchSample(slot: slot, phase: phase, x: p.x, y: p.y))
+            case .touchFrame(_, let time):
+                flushFrame(time: time, into: &actions)
+            case .key(_, let code, let pressed, let time):
+                guard use.keyboard, pressed else { break }
+                if code == Int(KEY_LEFT) { actions.append(.page(-1, time: time)) }
+                if code == Int(KEY_RIGHT) { actions.append(.page(1, time: time)) }
+            case .pointerMotion(_, let dx, let dy, let time):
+                guard use.pointer else { break }
+                if let frame = pointer.motion(dx: dx, dy: dy, time: time) { actions.append(.touch(frame)) }
+            case .pointerMotionAbsolute(_, let px, let py, let time):
+                guard use.pointer else { break }
+                if let frame = pointer.absolute(panelX: px, panelY: py, time: time) { actions.append(.touch(frame)) }
+            case .pointerButton(let device, let button, let pressed, let time):
+                guard use.pointer else { break }
+                if let frame = pointer.button(device: device, button: button, pressed: pressed, time: time) {
+                    actions.append(.touch(frame))
+                }
+            }
+        }
+        return actions
+    }
+
+    /// When a contact down will have sent nothing for `touch_timeout`; nil if none (or off).
+    package var nextStuckDeadline: Double? { stuck.nextDeadline }
+
+    /// Lifts the contacts that sent nothing for `touch_timeout` by `now`, where they last were,
+    /// with one warning each naming the device and the slot; their later events are ignored
+    /// until they lift. The strip settles as after any lift that rested (no fling).
+    package mutating func expireStuckTouches(now: Double) -> [InputAction] {
+        let expired = stuck.expire(now: now)
+        guard !expired.isEmpty else { return [] }
+        var samples: [TouchSample] = []
+        for contact in expired {
+            let name = devices[contact.device]?.name ?? "device \(contact.device)"
+            Log.warning("input: \"\(name)\" slot \(contact.slot): no event for \(formatted("%g", stuck.timeout)) s; "
+                        + "treating the contact as lifted (touch_timeout) and ignoring it until it lifts")
+            touchesByDevice[contact.device]?.remove(contact.slot)
+            pending.removeAll { $0.slot == contact.slot }
+            let p = lastPosition.removeValue(forKey: contact.slot) ?? (mapping.screen.width / 2, mapping.screen.height / 2)
+            samples.append(TouchSample(slot: contact.slot, phase: .up, x: p.x, y: p.y))
+        }
+        return [.touch(TouchFrame(time: now, samples: samples))]
+    }
+
+    private mutating func flushFrame(time: Double, into actions: inout [InputAction]) {
+        guard !pending.isEmpty else { return }
+        actions.append(.touch(TouchFrame(time: time, samples: pending)))
+        pending.removeAll()
+    }
+
+    private mutating func deviceAdded(_ device: Int, name: String, capabilities: DeviceCapabilities) {
+        devices[device] = (name, capabilities)
+        say("input: \"\(name)\" added (\(capabilities))")
+        guard capabilities.contains(.touch) else { return }
+        touchDeviceCount += 1
+        if started, use.touch, touchDeviceCount == 1 { say("input: touch is on (\"\(name)\")") }
+    }
+
+    private mutating func deviceRemoved(_ device: Int, time: Double, into actions: inout [InputAction]) {
+        let info = devices.removeValue(forKey: device)
+        let name = info?.name ?? "device \(device)"
+        let cutTouches = touchesByDevice.removeValue(forKey: device) ?? []
+        stuck.removeDevice(device)
+        for slot in cutTouches { lastPosition[slot] = nil }
+        // Changes of this device not yet framed belong to a drag that is being cancelled.
+        pending.removeAll { cutTouches.contains($0.slot) }
+        let cutDrag = !cutTouches.isEmpty || pointer.deviceRemoved(device)
+        if cutDrag {
+            say("input: \"\(name)\" removed during a drag; the strip springs back")
+            actions.append(.cancelTouches(time: time))
+        } else {
+            say("input: \"\(name)\" removed")
+        }
+        if info?.capabilities.contains(.touch) == true {
+            touchDeviceCount -= 1
+            if started, use.touch, touchDeviceCount == 0 { say("no touch device; running as a slideshow", notice: true) }
+        }
+    }
+}
