@@ -10,6 +10,9 @@ import PackageDescription
 let root = Context.packageDirectory.split(separator: "/").dropLast().last.map(String.init) ?? "carouseld"
 let daemon = Target.Dependency.product(name: "carouseld", package: root)
 let engine = Target.Dependency.product(name: "CarouselEngine", package: root)
+// The daemon's layers, each its own module: the parsers and decoders are reached in them.
+let layers: [Target.Dependency] = ["CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends"]
+    .map { .product(name: $0, package: root) }
 
 let fuzzers = ["config", "playlist", "recording", "touchscript", "jpeg", "png", "webp", "engine"]
 
@@ -18,9 +21,9 @@ let package = Package(
     dependencies: [.package(path: "..")],
     targets: [
         .target(name: "CLibFuzzer"),
-        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer", daemon, engine]),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer", daemon, engine] + layers),
     ] + fuzzers.map { name in
-        .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", daemon, engine],
+        .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", daemon, engine] + layers,
                           path: "Sources/fuzz-\(name)")
     }
 )

@@ -1,5 +1,6 @@
 import CarouselEngine
 @testable import carouseld
+@testable import CarouselPixels
 
 /// One image input through the daemon's only decode path (`ImageDecoder.makeCard`, as the
 /// image store's worker calls it), from a file in /dev/shm standing in for the file. `signature` is

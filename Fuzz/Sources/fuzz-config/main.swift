@@ -1,5 +1,6 @@
 @testable import carouseld
 import FuzzSupport
+@testable import CarouselConfig
 
 /// carouseld.conf bytes through the daemon's parser: every input ends as a config or as at least
 /// one `file:line: key: message` problem, never a crash.

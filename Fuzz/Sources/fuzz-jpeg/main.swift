@@ -1,4 +1,5 @@
 import FuzzSupport
+@testable import CarouselPixels
 
 /// JPEG files through `ImageDecoder` (libjpeg band decoder or TurboJPEG, EXIF orientation, scaling).
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,6 +1,7 @@
 import Glibc
 @testable import carouseld
 import FuzzSupport
+@testable import CarouselConfig
 
 /// playlist.m3u bytes, read as the loader reads them (UTF-8 text without NULs), against a small
 /// media directory with a file, a subdirectory, a symlink leading out and one staying inside.

@@ -1,4 +1,5 @@
 import FuzzSupport
+@testable import CarouselPixels
 
 /// PNG files through `ImageDecoder` (libpng's simplified API, alpha over the background, scaling).
 @_cdecl("LLVMFuzzerTestOneInput")

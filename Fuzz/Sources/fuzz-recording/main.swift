@@ -1,6 +1,7 @@
 import CarouselEngine
 @testable import carouseld
 import FuzzSupport
+@testable import CarouselBackends
 
 /// `libinput record` YAML through the daemon's parser; a recording that parses and spans at most
 /// 20 s is then replayed through the daemon's input path and engine (`carouseld replay`), whose

@@ -1,4 +1,5 @@
 import FuzzSupport
+@testable import CarouselPixels
 
 /// WebP files through `ImageDecoder` (libwebp, scaling).
 @_cdecl("LLVMFuzzerTestOneInput")
