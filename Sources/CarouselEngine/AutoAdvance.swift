@@ -9,9 +9,12 @@ struct AutoAdvance: Sendable, Equatable {
     var itemDurations: [Double?]
     /// When the strip last came to rest untouched; nil while the countdown is cancelled.
     private(set) var restSince: Double?
+    /// Held by the shell (control socket `pause`, paging by the wall clock, a screen asleep).
+    var isPaused = false
 
-    init(interval: Double, itemDurations: [Double?], restSince: Double?) {
+    init(interval: Double, itemDurations: [Double?], restSince: Double?, isPaused: Bool = false) {
         self.interval = interval; self.itemDurations = itemDurations; self.restSince = restSince
+        self.isPaused = isPaused
     }
 
     var isEnabled: Bool { interval > 0 && interval.isFinite }

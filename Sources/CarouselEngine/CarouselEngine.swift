@@ -8,29 +8,27 @@ public struct CarouselEngine: Sendable {
     public private(set) var itemCount: Int
     public private(set) var viewport: Size
     /// Per-item auto-advance interval overrides (playlist #EXTINF); nil entries use `config.interval`.
-    public private(set) var itemDurations: [Double?]
+    public var itemDurations: [Double?] { autoAdvance.itemDurations }
     /// First playlist index of the selected page: the target while the spring runs, the nearest
     /// page while dragging, the resting page otherwise.
     public private(set) var selectedIndex: Int = 0
     public private(set) var now: Double
 
-    private var strip: Strip
-    private var geometry: LayoutGeometry
-    private var rules: PagingRules
-    private var spring: Spring
+    /// What config, item count and viewport make: rebuilt together when they change.
+    var model: Model
     /// The strip position whenever no animation runs (resting, held or dragged).
-    private var heldPosition: Double
+    var heldPosition: Double
     /// The page the strip rests on (always in the real copy when resting).
-    private var page: Int
-    private var animation: SpringAnimation?
-    private var recognizer: GestureRecognizer
-    private var gesture: ActiveGesture?
-    private var autoAdvance: AutoAdvance
+    var page: Int
+    var animation: SpringAnimation?
+    var recognizer: GestureRecognizer
+    var gesture: ActiveGesture?
+    var autoAdvance: AutoAdvance
     /// Auto-advance held (control socket `pause`, or a shell that pages by the wall clock).
-    public private(set) var isPaused = false
+    public var isPaused: Bool { autoAdvance.isPaused }
 
     /// What the engine remembers about the driving finger's gesture.
-    private struct ActiveGesture: Sendable {
+    struct ActiveGesture: Sendable {
         var startPosition: Double
         /// Page the gesture began on; the release is capped at `max_pages_per_gesture` from it.
         var startPage: Int
@@ -41,13 +39,10 @@ public struct CarouselEngine: Sendable {
     public init(config: CarouselConfig, itemCount: Int, viewport: Size, now: Double,
                 startIndex: Int = 0, itemDurations: [Double?] = []) {
         self.config = config; self.itemCount = max(0, itemCount); self.viewport = viewport
-        self.now = now; self.itemDurations = itemDurations
-        strip = Strip(itemCount: itemCount, cardsPerPage: config.cardsPerPage)
-        geometry = LayoutGeometry(config: config, viewport: viewport)
-        rules = PagingRules(config: config)
-        spring = Spring(config: config)
-        page = strip.realPage(containingItem: startIndex)
-        heldPosition = strip.anchor(ofPage: page)
+        self.now = now
+        model = Model(config: config, itemCount: itemCount, viewport: viewport)
+        page = model.strip.realPage(containingItem: startIndex)
+        heldPosition = model.strip.anchor(ofPage: page)
         recognizer = GestureRecognizer(touchSlop: config.touchSlop, tapTimeout: config.tapTimeout)
         autoAdvance = AutoAdvance(interval: config.interval, itemDurations: itemDurations, restSince: now)
         syncSelection()
@@ -83,7 +78,7 @@ public struct CarouselEngine: Sendable {
     /// drives the strip, and when there is only one page.
     public mutating func page(by delta: Int, now: Double) -> [CarouselEvent] {
         let events = advance(to: now)
-        if strip.loops, delta != 0, !recognizer.isDriving {
+        if model.strip.loops, delta != 0, !recognizer.isDriving {
             let current = state()
             springTo(page: (animation?.targetPage ?? page) + delta, from: current.position,
                      velocity: current.velocity, at: self.now)
@@ -97,10 +92,10 @@ public struct CarouselEngine: Sendable {
     /// finger drives the strip.
     public mutating func show(item index: Int, animated: Bool, now: Double) -> [CarouselEvent] {
         var events = advance(to: now)
-        guard strip.pageCount > 0, !recognizer.isDriving else { return events }
+        guard model.strip.pageCount > 0, !recognizer.isDriving else { return events }
         let from = animation?.targetPage ?? page
-        let wanted = strip.realPage(containingItem: floorMod(index, max(1, itemCount)))
-        let count = strip.pageCount
+        let wanted = model.strip.realPage(containingItem: floorMod(index, max(1, itemCount)))
+        let count = model.strip.pageCount
         // The shortest signed distance round the loop, so item 0 after the last is one step on.
         let delta = floorMod(wanted - from + count / 2, count) - count / 2
         if animated {
@@ -120,7 +115,7 @@ public struct CarouselEngine: Sendable {
     /// Holds auto-advance (`true`) or lets it run again, with a full interval from `now`.
     public mutating func setPaused(_ paused: Bool, now: Double) {
         _ = advance(to: now)
-        isPaused = paused
+        autoAdvance.isPaused = paused
         if !paused {
             autoAdvance.cancel()
             restartCountdownIfIdle()
@@ -130,10 +125,10 @@ public struct CarouselEngine: Sendable {
     /// Seconds the spring takes to bring a one-page move to rest (within 0.5 px, as the engine
     /// settles): a page change meant to end at a given instant starts this much earlier.
     public var pageSettleDuration: Double {
-        let animation = SpringAnimation(spring: spring, startTime: 0, startPosition: 0, startVelocity: 0,
+        let animation = SpringAnimation(spring: model.spring, startTime: 0, startPosition: 0, startVelocity: 0,
                                         target: 1, targetPage: 1)
         var t = 0.0
-        while t < 30 && !animation.isSettled(at: t, step: geometry.step) { t += 1.0 / 240 }
+        while t < 30 && !animation.isSettled(at: t, step: model.geometry.step) { t += 1.0 / 240 }
         return t
     }
 
@@ -152,33 +147,31 @@ public struct CarouselEngine: Sendable {
     public mutating func reconfigure(_ config: CarouselConfig, itemCount: Int, itemDurations: [Double?] = [],
                                      keepIndex: Int?, now: Double) {
         self.now = max(self.now, now)
-        self.config = config; self.itemCount = max(0, itemCount); self.itemDurations = itemDurations
-        strip = Strip(itemCount: itemCount, cardsPerPage: config.cardsPerPage)
-        geometry = LayoutGeometry(config: config, viewport: viewport)
-        rules = PagingRules(config: config)
-        spring = Spring(config: config)
+        self.config = config; self.itemCount = max(0, itemCount)
+        model = Model(config: config, itemCount: itemCount, viewport: viewport)
         recognizer.touchSlop = config.touchSlop
         recognizer.tapTimeout = config.tapTimeout
         recognizer.releaseDriver()
         gesture = nil
         animation = nil
-        page = strip.realPage(containingItem: keepIndex ?? 0)
-        heldPosition = strip.anchor(ofPage: page)
-        autoAdvance = AutoAdvance(interval: config.interval, itemDurations: itemDurations, restSince: nil)
+        page = model.strip.realPage(containingItem: keepIndex ?? 0)
+        heldPosition = model.strip.anchor(ofPage: page)
+        autoAdvance = AutoAdvance(interval: config.interval, itemDurations: itemDurations, restSince: nil,
+                                  isPaused: autoAdvance.isPaused)
         restartCountdownIfIdle()
         syncSelection()
     }
 
     public mutating func resize(_ viewport: Size) {
         self.viewport = viewport
-        geometry = LayoutGeometry(config: config, viewport: viewport)
+        model.geometry = LayoutGeometry(config: config, viewport: viewport)
     }
 
     /// When the shell must call `update` next although nothing moves: the auto-advance deadline,
     /// an absolute time on the same clock as `now`. It may already have passed (update at once).
     /// nil while moving or touched, when auto-advance is off, or with a single page.
     public var nextDeadline: Double? {
-        guard strip.loops, !isPaused, animation == nil, recognizer.fingersDown.isEmpty else { return nil }
+        guard model.strip.loops, !isPaused, animation == nil, recognizer.fingersDown.isEmpty else { return nil }
         return autoAdvance.deadline(showing: selectedIndex)
     }
 
@@ -189,9 +182,9 @@ public struct CarouselEngine: Sendable {
 
     /// The layout with the strip at `position` (strip units); the same code `layout()` uses.
     func layout(atPosition position: Double) -> FrameLayout {
-        FrameLayout(viewport: viewport, cards: geometry.cards(on: strip, at: position),
-                    selectedIndex: selectedIndex, itemCount: itemCount, pageCount: strip.pageCount,
-                    selectedPage: selectedIndex / strip.cardsPerPage, isMoving: isMoving)
+        FrameLayout(viewport: viewport, cards: model.geometry.cards(on: model.strip, at: position),
+                    selectedIndex: selectedIndex, itemCount: itemCount, pageCount: model.strip.pageCount,
+                    selectedPage: selectedIndex / model.strip.cardsPerPage, isMoving: isMoving)
     }
 
     /// Strip position (steps) and velocity (steps/s) at `now`.
@@ -200,7 +193,7 @@ public struct CarouselEngine: Sendable {
     }
 
     /// Pixels per strip unit.
-    var step: Double { geometry.step }
+    var step: Double { model.geometry.step }
 
     // MARK: - Time
 
@@ -217,8 +210,8 @@ public struct CarouselEngine: Sendable {
         return events
     }
 
-    private mutating func settleIfDone(_ events: inout [CarouselEvent]) {
-        guard let a = animation, a.isSettled(at: now, step: geometry.step) else { return }
+    mutating func settleIfDone(_ events: inout [CarouselEvent]) {
+        guard let a = animation, a.isSettled(at: now, step: model.geometry.step) else { return }
         animation = nil
         rest(on: a.targetPage)
         events.append(.settled(time: now, index: selectedIndex))
@@ -226,18 +219,18 @@ public struct CarouselEngine: Sendable {
 
     /// Puts the strip exactly on a page, moved into the real copy. The layout is unchanged by
     /// the move (see `Strip`), so the loop seam never shows.
-    private mutating func rest(on target: Int) {
-        page = strip.recentre(page: target).page
-        heldPosition = strip.anchor(ofPage: page)
+    mutating func rest(on target: Int) {
+        page = model.strip.recentre(page: target).page
+        heldPosition = model.strip.anchor(ofPage: page)
         if recognizer.fingersDown.isEmpty { autoAdvance.rest(at: now) }
         syncSelection()
     }
 
     /// Starts the spring towards a page from a position and velocity in strip units.
-    private mutating func springTo(page target: Int, from position: Double, velocity: Double, at time: Double) {
+    mutating func springTo(page target: Int, from position: Double, velocity: Double, at time: Double) {
         autoAdvance.cancel()
-        animation = SpringAnimation(spring: spring, startTime: time, startPosition: position,
-                                    startVelocity: velocity, target: strip.anchor(ofPage: target),
+        animation = SpringAnimation(spring: model.spring, startTime: time, startPosition: position,
+                                    startVelocity: velocity, target: model.strip.anchor(ofPage: target),
                                     targetPage: target)
     }
 
@@ -249,78 +242,11 @@ public struct CarouselEngine: Sendable {
     }
 
     private mutating func syncSelection() {
-        guard strip.pageCount > 0 else { selectedIndex = 0; return }
+        guard model.strip.pageCount > 0 else { selectedIndex = 0; return }
         let shown: Int
         if let a = animation { shown = a.targetPage }
-        else if recognizer.isDragging { shown = strip.nearestPage(heldPosition) }
+        else if recognizer.isDragging { shown = model.strip.nearestPage(heldPosition) }
         else { shown = page }
-        selectedIndex = strip.firstItem(ofPage: shown)
-    }
-
-    // MARK: - Gestures
-
-    private mutating func apply(_ action: GestureAction, _ events: inout [CarouselEvent]) {
-        guard itemCount > 0 else { return }
-        switch action {
-        case .press:
-            // Catch the strip where it is: no jump, and a drag continues from here.
-            let caught = animation != nil
-            heldPosition = state().position
-            animation = nil
-            gesture = ActiveGesture(startPosition: heldPosition,
-                                    startPage: caught ? strip.nearestPage(heldPosition) : page,
-                                    caught: caught)
-        case .drag(let offset):
-            guard let g = gesture else { return }
-            let clamped = min(max(offset, -1e7), 1e7)
-            heldPosition = g.startPosition - clamped / geometry.step
-        case .lift(let lift):
-            guard let g = gesture else { return }
-            gesture = nil
-            release(g, lift, &events)
-        case .cancel:
-            guard let g = gesture else { return }
-            gesture = nil
-            // A cancelled touch that never moved the strip changes nothing.
-            if !g.caught, heldPosition == strip.anchor(ofPage: g.startPage) { return }
-            springTo(page: g.startPage, from: heldPosition, velocity: 0, at: now)
-        }
-    }
-
-    private mutating func release(_ g: ActiveGesture, _ lift: GestureAction.Lift, _ events: inout [CarouselEvent]) {
-        switch lift {
-        case .drag(let measuredX, let measuredY):
-            // Jittery timestamps can fake absurd speeds; no finger outruns Android's 8000 dp/s cap.
-            let vx = PagingRules.clampVelocity(measuredX), vy = PagingRules.clampVelocity(measuredY)
-            let target = rules.releaseTarget(on: strip, position: heldPosition, startPosition: g.startPosition,
-                                             startPage: g.startPage, velocityX: vx)
-            // The finger moving left moves the strip forward.
-            springTo(page: target, from: heldPosition, velocity: -vx / geometry.step, at: now)
-            events.append(.release(time: now, velocityX: vx, velocityY: vy,
-                                   from: strip.firstItem(ofPage: g.startPage), to: strip.firstItem(ofPage: target)))
-        case .tap(let x, let y) where !g.caught:
-            guard let slot = geometry.slot(at: x, y, on: strip, position: heldPosition) else { return }
-            let tapped = strip.page(ofSlot: slot)
-            if tapped == page {
-                events.append(.activated(time: now, index: strip.item(atSlot: slot)))
-            } else {
-                springTo(page: tapped, from: heldPosition, velocity: 0, at: now)
-                events.append(.tap(time: now, index: strip.firstItem(ofPage: tapped)))
-            }
-        case .tap, .hold:
-            if g.caught {
-                let target = strip.loops ? strip.nearestPage(heldPosition) : strip.realPages.lowerBound
-                springTo(page: target, from: heldPosition, velocity: 0, at: now)
-            }
-        }
-    }
-}
-
-extension Spring {
-    /// The configured spring, kept finite even for values `validate()` would reject.
-    init(config: CarouselConfig) {
-        let response = config.springResponse.isFinite ? max(0.01, config.springResponse) : 0.5
-        let damping = config.springDamping.isFinite ? min(max(0.01, config.springDamping), 100) : 0.825
-        self.init(response: response, dampingFraction: damping)
+        selectedIndex = model.strip.firstItem(ofPage: shown)
     }
 }

@@ -18,6 +18,7 @@ run() {  # run NAME COMMAND...: prints the script's output, then a FAIL line if 
 }
 run display tests/vm/display-guest.sh "$bin" "$out"
 run touch env CAROUSELD="$bin" CAROUSELD_DEBUG=1 tests/vm/touch-input.sh "$out"
+run touch-rest tests/vm/touch-rest.sh "$bin" "$out"
 mkdir -p "$out/config-reload"
 run config-reload env CAROUSELD_VM_GUEST=1 tests/vm/config-reload.sh "$bin" "$out/config-reload"
 run operations tests/vm/operations-guest.sh "$bin" "$out"

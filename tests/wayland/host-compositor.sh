@@ -5,6 +5,8 @@
 #   - after one interval the next picture shows;
 #   - a config change reloads (the background colour changes on screen);
 #   - settled means silent: 5 s at rest add no commit and no frame callback (SIGUSR1 figures);
+#   - a picture copied into images/ in place, in 6 chunks 1.2 s apart, shows once complete when
+#     paged to with `ctl goto` (no restart, no reload by hand);
 #   - SIGTERM exits 0; killing the compositor exits 1 with a message, within 1 s.
 # usage: tests/wayland/host-compositor.sh CAROUSELD OUTDIR
 # Closes with "wayland: N passed, N failed".
@@ -13,6 +15,7 @@ bin=$(realpath "$1"); out=$(realpath -m "$2")
 here=$(cd "$(dirname "$0")/.." && pwd)
 imgcmp() { /usr/bin/python3 "$here/vm/imgcmp.py" "$@"; }
 rm -rf "$out"; mkdir -p "$out/xdg" "$out/shots" "$out/conf"
+cp -r "$here/../config/example/images" "$out/images"   # the test writes into it
 chmod 700 "$out/xdg"
 export XDG_RUNTIME_DIR="$out/xdg" WAYLAND_DISPLAY=carouseld-test
 passed=0 failed=0
@@ -41,11 +44,11 @@ until [ -S "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY" ]; do
 done
 # The example config with an 8 s interval (time for a screenshot before the advance).
 { sed 's/^interval = [0-9.]*/interval = 8/' "$here/../config/example/carouseld.conf"
-  printf 'media = "%s"\n' "$here/../config/example/images"; } > "$out/conf/carouseld.conf"
+  printf 'media = "%s"\n' "$out/images"; } > "$out/conf/carouseld.conf"
 "$bin" render --config "$out/conf" --size 1280x720 --at 2,12.5 --out "$out/render" >/dev/null
 
 check "carouseld outputs lists the compositor's output" bash -c '"$1" outputs | tee /dev/stderr | grep -q "1280x720@60.000 current"' _ "$bin"
-"$bin" --config "$out/conf" > "$out/carouseld.log" 2>&1 & daemon=$!
+"$bin" --config "$out/conf" --control "$out/control" > "$out/carouseld.log" 2>&1 & daemon=$!
 t0=$SECONDS
 check "first frame on the compositor" wait_for 15 "$out/carouseld.log" "first frame on screen"
 grep -m1 "first frame" "$out/carouseld.log"
@@ -73,6 +76,27 @@ c2=$(sed -nE '2s/.*wayland commits ([0-9]+), frame callbacks ([0-9]+).*/\1 \2/p'
 echo "  settled for 5 s: commits and frame callbacks requested $c1 -> $c2"
 check "settled means silent: 0 commits and 0 frame callbacks in 5 s (${c1:-?} -> ${c2:-?})" \
   bash -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ "$c1" "$c2"
+
+# A picture copied in place: cp, scp and dd write the final name first and the bytes over
+# seconds. Here each chunk is appended and the file closed (`cat >>`), so reloads on the way
+# read it half-written; once complete it must show.
+/usr/bin/python3 - "$out/slide6.png" <<'PY'
+import sys
+from PIL import Image
+Image.new("RGB", (640, 400), (200, 50, 50)).save(sys.argv[1])
+PY
+size=$(stat -c %s "$out/slide6.png"); chunk=$(( (size + 5) / 6 ))
+for i in 0 1 2 3 4 5; do
+  dd if="$out/slide6.png" of="$out/images/slide6.png" bs="$chunk" skip="$i" seek="$i" count=1 conv=notrunc status=none
+  sleep 1.2
+done
+sleep 1
+ctl() { "$bin" ctl --socket "$out/control" "$@"; }
+check "the picture copied in place is in the playlist: $(ctl goto 6)" bash -c '"$1" ctl --socket "$2" status | grep -q "^showing 6/6 slide6.png"' _ "$bin" "$out/control"
+sleep 2
+shot inplace
+check "and it shows on screen" bash -c '[ "$(/usr/bin/python3 '"$here"'/vm/imgcmp.py colour '"$out"'/shots/inplace.png 640 360)" = c83232 ]'
+check "ctl status names no failed picture" bash -c '! "$1" ctl --socket "$2" status | grep -q "cannot show"' _ "$bin" "$out/control"
 
 kill -TERM $daemon; wait $daemon; rc=$?
 check "SIGTERM exits 0 (status $rc)" test "$rc" = 0

@@ -63,24 +63,9 @@ enum ConfigCheck {
                  cardHeight: config.cardHeight.resolve(in: screen.height))
     }
 
-    /// The connector names of every DRM card that can be read; nil when none can (a build
-    /// machine, a container), and `check` then skips the connector check.
-    static func drmConnectorNames() -> [String]? {
-        var names: [String]? = nil
-        for path in DrmCard.discover() {
-            do throws(DisplayError) {
-                let card = try DrmCard(path: path, master: false)
-                names = (names ?? []) + (try DrmResources(fd: card.fd).connectors.map(\.name))
-            } catch {
-                continue
-            }
-        }
-        return names
-    }
-
     static func run(directory: String, screen: Size = defaultScreen, threads: Int = ParallelDecode.onlineCores(),
                     decode: @escaping ImageDecode = decodeProblem,
-                    connectors: () -> [String]? = drmConnectorNames) -> ConfigCheckReport {
+                    connectors: () -> [String]? = Backends.drmConnectorNames) -> ConfigCheckReport {
         var report = ConfigCheckReport(directory: directory)
         let loaded: LoadedConfig
         do {
@@ -93,8 +78,8 @@ enum ConfigCheck {
         report.directory = loaded.directory
         report.warnings = loaded.warnings
         report.imageCount = loaded.playlist.count + loaded.outputPlaylists.values.reduce(0) { $0 + $1.count }
-        // [[output]] connectors the DRM cards lack (Wayland names its outputs itself; fbdev has none).
-        if loaded.shell.backend == .auto || loaded.shell.backend == .drm, !loaded.shell.outputs.isEmpty,
+        // [[output]] connectors the DRM cards lack.
+        if Backends.tablesNameConnectors(loaded.shell.backend), !loaded.shell.outputs.isEmpty,
            let available = connectors() {
             report.errors += OutputTables.unknownConnectors(loaded.shell.outputs, available: available,
                 file: loaded.directory + "/" + ConfigLoader.configFileName).map(\.description)

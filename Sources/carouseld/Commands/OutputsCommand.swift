@@ -18,27 +18,12 @@ struct OutputsCommand: ParsableCommand {
     var config: String?
 
     func run() throws {
-        if backend.resolved == .wayland { return try listWaylandOutputs() }
-        let cards = DrmCard.discover()
-        guard !cards.isEmpty else {
-            Log.error("\(DisplayError.noDevice("load the KMS driver for the graphics hardware"))")
-            throw ExitCode.failure
-        }
         let plan = try config.map(screenPlan)
-        for path in cards {
-            do throws(DisplayError) {
-                let card = try DrmCard(path: path, master: false)
-                print("\(path): driver \(card.driverName), \(card.enableAtomic() ? "atomic" : "legacy only")")
-                for connector in try DrmResources(fd: card.fd).connectors {
-                    print("  \(connector.name): \(connector.connected ? "connected" : "disconnected")"
-                          + (plan.map { "; " + Self.use(of: connector.name, in: $0) } ?? ""))
-                    for mode in connector.modes {
-                        print("    \(mode.label)\(mode.preferred ? " preferred" : "")")
-                    }
-                }
-            } catch {
-                print("\(path): \(error)")
-            }
+        do throws(DisplayError) {
+            try Backends.describeOutputs(backend, use: plan.map { plan in { Self.use(of: $0, in: plan) } }).forEach { print($0) }
+        } catch {
+            Log.error("\(error)")
+            throw ExitCode.failure
         }
     }
 
@@ -61,16 +46,5 @@ struct OutputsCommand: ParsableCommand {
         let settings = plan.screens[index].settings
         return "used: \(plan.role(ofScreen: index)), mode \(settings.mode ?? "preferred"), rotation \(settings.rotation)"
             + (plan.screens[index].touch.map { ", touch \"\($0)\"" } ?? "")
-    }
-
-    private func listWaylandOutputs() throws {
-        do throws(DisplayError) {
-            let connection = try WaylandConnection()
-            print("wayland \(connection.socketName): \(connection.outputs.count) output(s)")
-            for output in connection.outputs { output.lines.forEach { print("  " + $0) } }
-        } catch {
-            Log.error("\(error)")
-            throw ExitCode.failure
-        }
     }
 }
