@@ -20,7 +20,9 @@ package final class EventLoop {
     private let alarm: OwnedDescriptor
     private var alarmDeadline: Double?
     private var watches: [Int32: Weak<Watch>] = [:]
-    private var timers: [ObjectIdentifier: Weak<LoopTimer>] = [:]
+    /// Every live timer. Not retained: a timer takes itself off in its deinit, so an entry
+    /// here always names a live timer.
+    private var timers: [(id: ObjectIdentifier, timer: Unmanaged<LoopTimer>)] = []
     private var posted: [Handler] = []
     private var stopped = false
     /// How many times epoll_wait returned: the loop's wakeups, for idle measurements.
@@ -68,8 +70,11 @@ package final class EventLoop {
         _ = epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, watch.fd, nil)
     }
 
-    package func register(_ timer: LoopTimer) { timers[ObjectIdentifier(timer)] = Weak(timer) }
-    package func unregister(_ timer: LoopTimer) { timers[ObjectIdentifier(timer)] = nil }
+    package func register(_ timer: LoopTimer) { timers.append((ObjectIdentifier(timer), .passUnretained(timer))) }
+    package func unregister(_ timer: LoopTimer) {
+        let id = ObjectIdentifier(timer)
+        timers.removeAll { $0.id == id }
+    }
 
     private func add(_ fd: Int32) throws {
         var event = epoll_event()
@@ -136,25 +141,42 @@ package final class EventLoop {
         }
     }
 
-    /// Timers whose deadline has passed, earliest first.
+    /// Timers whose deadline has passed, earliest first, each at most once per call (one that
+    /// schedules itself again in the past waits for the next turn). A timer's action may drop
+    /// another timer: the list is looked at anew for each one.
     private func runDueTimers() {
         let now = time.now()
-        let due = timers.values.compactMap(\.value).filter { ($0.deadline ?? .infinity) <= now }
-            .sorted { $0.deadline! < $1.deadline! }
-        for timer in due where !stopped {
-            // An earlier timer's action may have moved or dropped this one.
-            guard let deadline = timer.deadline, deadline <= now else { continue }
-            stalls.timed(timer.name) { timer.fire(now: now) }
+        var fired: [ObjectIdentifier] = []
+        while !stopped {
+            var earliest: (id: ObjectIdentifier, timer: LoopTimer, deadline: Double)?
+            for entry in timers where !fired.contains(entry.id) {
+                let timer = entry.timer.takeUnretainedValue()
+                if let deadline = timer.deadline, deadline <= now, deadline < (earliest?.deadline ?? .infinity) {
+                    earliest = (entry.id, timer, deadline)
+                }
+            }
+            guard let due = earliest else { return }
+            fired.append(due.id)
+            stalls.timed(due.timer.name) { due.timer.fire(now: now) }
         }
     }
 
     private func hasDueTimer() -> Bool {
         let now = time.now()
-        return timers.values.contains { ($0.value?.deadline ?? .infinity) <= now }
+        for entry in timers {
+            if let deadline = entry.timer.takeUnretainedValue().deadline, deadline <= now { return true }
+        }
+        return false
     }
 
     /// The earliest deadline of any timer, for the alarm.
-    package var nextDeadline: Double? { timers.values.compactMap { $0.value?.deadline }.min() }
+    package var nextDeadline: Double? {
+        var next: Double?
+        for entry in timers {
+            if let deadline = entry.timer.takeUnretainedValue().deadline, deadline < (next ?? .infinity) { next = deadline }
+        }
+        return next
+    }
 
     /// Arms the timerfd for the earliest deadline, relative to the loop's clock (which may be
     /// a test's): the alarm only wakes epoll, the timers are due by `time`.

@@ -34,10 +34,11 @@ package final class Compositor {
     private var previousLayout: FrameLayout?
     /// False for still pictures (render, tests): every frame is sampled bilinearly.
     package let adaptsToMotion: Bool
-    /// How the last frame drawn sampled its scaled cards; nil when it had none (copies only).
-    package private(set) var lastSampling: ScaledSampling?
-    /// The last frame's card pixels drawn as copies and drawn scaled (for the benchmark).
-    package private(set) var lastCardPixels = (copied: 0, scaled: 0)
+    /// What the last frame drawn did: how it sampled its scaled cards (nil when it had none,
+    /// copies only), and its card pixels drawn as copies and drawn scaled (for the benchmark).
+    private var lastFrame: (sampling: ScaledSampling?, cardPixels: (copied: Int, scaled: Int)) = (nil, (0, 0))
+    package var lastSampling: ScaledSampling? { lastFrame.sampling }
+    package var lastCardPixels: (copied: Int, scaled: Int) { lastFrame.cardPixels }
     /// True when the last frame drawn used nearest sampling; composing the same layout again
     /// (once the carousel stops, e.g. under a resting finger) redraws it bilinearly.
     package var needsRefinement: Bool { lastSampling == .nearest }
@@ -98,8 +99,7 @@ package final class Compositor {
         for cluster in plan.clusters { draw(cluster, frame) }
         if lastDrawn.count >= 8 { lastDrawn.removeAll() } // targets come and go (mode changes)
         lastDrawn[target.identity] = state
-        lastSampling = plan.hasScaledCards ? sampling : nil
-        lastCardPixels = plan.cardPixels
+        lastFrame = (plan.hasScaledCards ? sampling : nil, plan.cardPixels)
         return true
     }
 

@@ -97,14 +97,14 @@ final class DaemonPacingTests: XCTestCase {
 
     func testTheFirstCompletedFlipIsReportedOnce() throws {
         let (daemon, output, _, loop) = try makeDaemon()
-        var firsts: [Double] = []
-        daemon.onFirstFrame = { firsts.append($0) }
+        let listener = DaemonListener()
+        daemon.delegate = listener
         daemon.start()
         output.completeFlip(at: 12.5)
         daemon.setNeedsRedraw()
         try loop.runOnce(timeoutMilliseconds: 0)
         output.completeFlip(at: 12.6)
-        XCTAssertEqual(firsts, [12.5])
+        XCTAssertEqual(listener.firstFrames, [12.5])
         XCTAssertEqual(daemon.framesPresented, 2)
     }
 
@@ -365,13 +365,26 @@ final class DaemonScreensPacingTests: XCTestCase {
 
     func testTheArrangementSetsTheViewportAndIsToldOfScreenChanges() throws {
         let (daemon, outputs, _, _) = try makeDaemon()
-        var resized: [Size] = []
-        daemon.arrange = { sizes in ScreenArrangement.span(sizes)?.viewport }
-        daemon.onResize = { resized.append($0) }
+        let listener = DaemonListener()
+        listener.arrange = { sizes in ScreenArrangement.span(sizes)?.viewport }
+        daemon.delegate = listener
         daemon.rearrange()
         XCTAssertEqual(daemon.engine.viewport, Size(width: 1280, height: 400))
         outputs[1].changeScreen(to: nil)
         XCTAssertEqual(daemon.engine.viewport, Size(width: 640, height: 400))
-        XCTAssertEqual(resized, [Size(width: 1280, height: 400), Size(width: 640, height: 400)])
+        XCTAssertEqual(listener.resized, [Size(width: 1280, height: 400), Size(width: 640, height: 400)])
     }
+}
+
+/// A daemon's delegate that keeps what it is told; arranges like the default unless told how.
+final class DaemonListener: DaemonDelegate {
+    var arrange: ([Size?]) -> Size? = { $0.lazy.compactMap { $0 }.first }
+    private(set) var resized: [Size] = []
+    private(set) var events: [CarouselEvent] = []
+    private(set) var firstFrames: [Double] = []
+
+    func viewport(of daemon: Daemon, forScreens sizes: [Size?]) -> Size? { arrange(sizes) }
+    func daemon(_ daemon: Daemon, resizedTo size: Size) { resized.append(size) }
+    func daemon(_ daemon: Daemon, reported event: CarouselEvent) { events.append(event) }
+    func daemon(_ daemon: Daemon, firstFrameAt time: Double) { firstFrames.append(time) }
 }

@@ -29,7 +29,7 @@ bin=$root/usr/bin/carouseld
 # --- what is in it ------------------------------------------------------------------------------
 for path in /usr/bin/carouseld /lib/systemd/system/carouseld.service /lib/systemd/system/carouseld-kiosk.service \
             /usr/lib/sysusers.d/carouseld.conf \
-            /etc/carouseld/carouseld.conf /usr/share/doc/carouseld/README.md /usr/share/doc/carouseld/configuration.md \
+            /etc/carouseld/carouseld.conf /usr/share/doc/carouseld/README.md /usr/share/doc/carouseld/configuration.md.gz \
             /usr/share/doc/carouseld/copyright /usr/share/doc/carouseld/changelog.gz \
             /usr/share/doc/carouseld/examples/carouseld.conf /usr/share/man/man8/carouseld.8.gz; do
   check "contains $path" grep -qx "$path" <<<"$files"

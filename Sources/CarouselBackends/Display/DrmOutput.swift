@@ -13,8 +13,8 @@ package final class DrmOutput: DisplayOutput {
     package let card: DrmCard
     package let settings: OutputSettings
     package private(set) var screen: DrmScreen?
-    private var current: Int?
-    private var pending: Int?
+    /// Which buffer is scanned out, and which is queued for the next vblank.
+    private var flips: (current: Int?, pending: Int?) = (nil, nil)
     private var saved: SavedCrtc?
     private var hotplug: UdevMonitor?
     private var hotplugWatch: Watch?
@@ -39,7 +39,7 @@ package final class DrmOutput: DisplayOutput {
     }
 
     package var size: Size? { screen?.size }
-    package var canPresent: Bool { screen != nil && pending == nil && !asleep }
+    package var canPresent: Bool { screen != nil && flips.pending == nil && !asleep }
     /// The screen was put to sleep (`setPower(false)`): its CRTC is inactive.
     package private(set) var asleep = false
     package var refreshInterval: Double {
@@ -79,10 +79,10 @@ package final class DrmOutput: DisplayOutput {
     }
 
     package func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
-        guard let screen, pending == nil else {
+        guard let screen, flips.pending == nil else {
             throw .unsupported("present called while \(screen == nil ? "no screen is connected" : "a flip is pending")")
         }
-        let index = current.map { ($0 + 1) % screen.buffers.count } ?? 0
+        let index = flips.current.map { ($0 + 1) % screen.buffers.count } ?? 0
         let buffer = screen.buffers[index]
         if let rotator = screen.rotator {
             draw(rotator.buffer)
@@ -104,7 +104,7 @@ package final class DrmOutput: DisplayOutput {
                 loop?.post { [weak self] in self?.flipCompleted(time: MonotonicClock.now()) }
             }
         }
-        pending = index
+        flips.pending = index
     }
 
     package func setPower(_ on: Bool) {
@@ -135,14 +135,14 @@ package final class DrmOutput: DisplayOutput {
     /// from inside this call (they would draw their next frame under it).
     private func waitForPendingFlip() {
         var tries = 0
-        while let done = pending, tries < 10 {
+        while let done = flips.pending, tries < 10 {
             var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
             if poll(&p, 1, 20) > 0 {
                 for (screen, time) in card.readFlips() {
                     if screen === self {
                         // The screen is going dark or being given back: no next frame follows.
-                        current = done
-                        pending = nil
+                        flips.current = done
+                        flips.pending = nil
                     } else {
                         loop?.post { [weak screen] in screen?.flipCompleted(time: time) }
                     }
@@ -172,9 +172,9 @@ package final class DrmOutput: DisplayOutput {
 
     /// A flip of this screen completed (called by the card's event handler).
     package func flipCompleted(time: Double) {
-        guard let done = pending else { return }
-        current = done
-        pending = nil
+        guard let done = flips.pending else { return }
+        flips.current = done
+        flips.pending = nil
         onPresented?(time)
         if reprobeAfterFlip {
             reprobeAfterFlip = false
@@ -184,7 +184,7 @@ package final class DrmOutput: DisplayOutput {
 
     private func hotplugged() {
         // Rebuilding buffers under a queued flip would free memory the CRTC is about to show.
-        guard pending == nil else { reprobeAfterFlip = true; return }
+        guard flips.pending == nil else { reprobeAfterFlip = true; return }
         Log.info("drm change event: re-probing \(card.path)")
         do throws(DisplayError) {
             try probe()
@@ -224,7 +224,7 @@ package final class DrmOutput: DisplayOutput {
         if let old = screen?.target.crtcID { card.release(crtc: old) }
         if let crtc = new?.target.crtcID { card.claim(crtc: crtc, for: self) }
         screen = new
-        current = nil
+        flips.current = nil
         onScreenChanged?()
     }
 }

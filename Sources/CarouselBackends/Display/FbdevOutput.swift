@@ -10,11 +10,7 @@ import Glibc
 package final class FbdevOutput: DisplayOutput {
     package let path: String
     private let device: OwnedDescriptor
-    private let memory: UnsafeMutableRawPointer
-    private let length: Int
-    private let width: Int
-    private let height: Int
-    private let stride: Int
+    private let mapping: FramebufferMapping
     private let rotator: SoftwareRotator?
     private var consoleCopy: [UInt8]
     private var drawing = false
@@ -50,21 +46,22 @@ package final class FbdevOutput: DisplayOutput {
         guard let map, map != MAP_FAILED else {
             throw .system(call: "mmap", errno: Glibc.errno, path: path)
         }
-        self.path = path; self.device = device; memory = map; self.length = length
-        width = Int(variable.xres); height = Int(variable.yres); stride = Int(fixed.line_length)
+        let mapping = FramebufferMapping(memory: map, length: length, width: Int(variable.xres),
+                                         height: Int(variable.yres), stride: Int(fixed.line_length))
+        let (width, height, stride) = (mapping.width, mapping.height, mapping.stride)
+        self.path = path; self.device = device
         let quarterTurn = rotation == 90 || rotation == 270
         rotator = SoftwareRotator(degrees: rotation, width: quarterTurn ? height : width,
                                   height: quarterTurn ? width : height)
         // One read of the visible area at start, to give the console its picture back.
         consoleCopy = [UInt8](UnsafeRawBufferPointer(start: map, count: min(length, stride * height)))
+        self.mapping = mapping
     }
 
-    deinit { munmap(memory, length) }
-
-    package var summary: String { "\(path) (fbdev) \(width)x\(height)" + (rotator.map { ", rotation \($0.degrees)° in software" } ?? "") }
+    package var summary: String { "\(path) (fbdev) \(mapping.width)x\(mapping.height)" + (rotator.map { ", rotation \($0.degrees)° in software" } ?? "") }
     package var size: Size? {
         rotator.map { Size(width: Double($0.width), height: Double($0.height)) }
-            ?? Size(width: Double(width), height: Double(height))
+            ?? Size(width: Double(mapping.width), height: Double(mapping.height))
     }
     package var canPresent: Bool { !drawing && !blanked }
     private var blanked = false
@@ -90,9 +87,9 @@ package final class FbdevOutput: DisplayOutput {
         guard !drawing else { throw .unsupported("present called while the previous frame is being reported") }
         if let rotator {
             draw(rotator.buffer)
-            rotator.copy(into: memory, width: width, height: height, stride: stride)
+            rotator.copy(into: mapping.memory, width: mapping.width, height: mapping.height, stride: mapping.stride)
         } else {
-            draw(PixelBuffer(base: memory, width: width, height: height, stride: stride))
+            draw(PixelBuffer(base: mapping.memory, width: mapping.width, height: mapping.height, stride: mapping.stride))
         }
         drawing = true
         loop?.post { [weak self] in
@@ -105,8 +102,19 @@ package final class FbdevOutput: DisplayOutput {
     package func restore() {
         onPresented = nil
         consoleCopy.withUnsafeBytes { saved in
-            if let base = saved.baseAddress { memory.copyMemory(from: base, byteCount: saved.count) }
+            if let base = saved.baseAddress { mapping.memory.copyMemory(from: base, byteCount: saved.count) }
         }
         Log.info("restored the console picture on \(path)")
     }
+}
+
+/// /dev/fb0's memory, mapped: unmapped exactly once, when the value goes away.
+private struct FramebufferMapping: ~Copyable {
+    let memory: UnsafeMutableRawPointer
+    let length: Int
+    let width: Int
+    let height: Int
+    let stride: Int
+
+    deinit { munmap(memory, length) }
 }

@@ -10,7 +10,7 @@ import Glibc
 /// carousel per independent screen, the input router, the operations, the reload, the status
 /// publisher and the watchdog, all on one event loop. It assembles and handles the process's
 /// own life (signals, the first frame, the stop); each job is done by the part named for it.
-final class DaemonRunner {
+final class DaemonRunner: ScreenGroupDelegate {
     let loop: EventLoop
     let live: LiveConfig
     let backend: Backend
@@ -114,14 +114,7 @@ final class DaemonRunner {
 
     private func wire() throws {
         loop.isAnimating = { [unowned self] in carousels.isMoving }
-        carousels.lead.onFirstFrame = { [unowned self] time in firstFrame(at: time) }
-        for (index, group) in carousels.groups.enumerated() {
-            group.daemon.onEvent = { [unowned self] event in handle(event, ofGroup: index) }
-            group.daemon.onResize = { [unowned self, unowned group] _ in
-                group.rebuildRenderers()
-                router.reconfigure(live.current.shell)
-            }
-        }
+        for group in carousels.groups { group.delegate = self }
         backend.onEnd = { [unowned self] end in
             switch end {
             case .closed:
@@ -166,7 +159,10 @@ final class DaemonRunner {
         }
     }
 
-    private func firstFrame(at time: Double) {
+    // MARK: - ScreenGroupDelegate
+
+    func group(_ group: ScreenGroup, firstFrameAt time: Double) {
+        guard group === carousels.groups[0] else { return }   // the lead's ends the start
         Log.info("first frame on screen \(startup.sinceExec(time)) after exec (\(startup)): "
                  + backend.outputs.map(\.summary).joined(separator: "; "))
         publisher.notifier.ready()
@@ -176,13 +172,14 @@ final class DaemonRunner {
 
     /// Releases (with their velocity) and taps go to the journal, as `carouseld replay` prints
     /// them; a carousel at rest says what it shows.
-    private func handle(_ event: CarouselEvent, ofGroup index: Int) {
-        let group = carousels.groups[index]
+    func group(_ group: ScreenGroup, reported event: CarouselEvent) {
         guard case .settled = event else { return Log.info(group.prefix + EventReport.logLine(event)) }
         group.settled(now: loop.time.now())
         Log.info(group.prefix + group.showing)
         publisher.publish()
     }
+
+    func groupResized(_ group: ScreenGroup) { router.reconfigure(live.current.shell) }
 
     private func handle(signal: Int32) {
         switch signal {

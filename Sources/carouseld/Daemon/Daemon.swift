@@ -17,6 +17,18 @@ final class ScreenView {
     }
 }
 
+/// What a carousel's pacer asks of, and tells, the part that owns it (`ScreenGroup`).
+protocol DaemonDelegate: AnyObject {
+    /// The engine's viewport for the screens' sizes (nil: not lit).
+    func viewport(of daemon: Daemon, forScreens sizes: [Size?]) -> Size?
+    /// A screen appeared or changed mode: the engine's viewport is `size` now.
+    func daemon(_ daemon: Daemon, resizedTo size: Size)
+    /// An engine event, handed out after the tick that made it.
+    func daemon(_ daemon: Daemon, reported event: CarouselEvent)
+    /// The first frame is on screen (READY=1).
+    func daemon(_ daemon: Daemon, firstFrameAt time: Double)
+}
+
 /// The running carousel: feeds time to the engine and puts its layouts on the outputs.
 ///
 /// Pacing: while something moves, the next frame is composed when the previous flip of the
@@ -36,26 +48,26 @@ final class Daemon {
     let views: [ScreenView]
     private let loop: EventLoop
     private var timer: LoopTimer!
-    /// Events of the engine not yet handed to `onEvent`.
+    /// Events of the engine not yet handed to the delegate.
     private var events: [CarouselEvent] = []
     /// The layout of the last tick: what every screen should show.
     private var current: FrameLayout?
-    private var tickPosted = false
+    private var pacing = Pacing()
     private var stopped = false
-    private var holdUntil: Double?
-    private var lastPresented: Double?
     /// Frames that became visible so far (on any screen), and the time the first one did.
     private(set) var framesPresented = 0
     private(set) var firstFrameTime: Double?
-    /// Called for each engine event (logs, systemd status).
-    var onEvent: ((CarouselEvent) -> Void)?
-    /// Called once, when the first frame is on screen (READY=1).
-    var onFirstFrame: ((Double) -> Void)?
-    /// The engine's viewport for the screens' sizes (nil: not lit); by default the first lit one.
-    var arrange: ([Size?]) -> Size? = { sizes in sizes.lazy.compactMap { $0 }.first }
-    /// Called with the new viewport when a screen appears or changes mode (touch mapping,
-    /// renderers of several screens).
-    var onResize: ((Size) -> Void)?
+    /// Arranges the screens and hears the events; without one, the first lit screen is the viewport.
+    weak var delegate: DaemonDelegate?
+
+    private struct Pacing {
+        /// A tick is posted to run after the current handler.
+        var tickPosted = false
+        /// No frame before this time (a virtual GPU's flips complete at once: the next "vblank").
+        var holdUntil: Double?
+        /// When the leading screen's last frame became visible.
+        var lastPresented: Double?
+    }
     /// True while a finger is down. The engine's clock then advances only with touch frames:
     /// their kernel times trail the wall clock (more so while a frame is being drawn), and a
     /// flip time or timer pushed into `now` would stamp the touches still queued too late,
@@ -74,7 +86,13 @@ final class Daemon {
             view.output.onScreenChanged = { [unowned self, unowned view] in screenChanged(view) }
             try view.output.attach(to: loop)
         }
-        if let size = arrange(views.map(\.output.size)) { self.engine.resize(size) }
+        if let size = viewport() { self.engine.resize(size) }
+    }
+
+    private func viewport() -> Size? {
+        let sizes = views.map(\.output.size)
+        guard let delegate else { return sizes.lazy.compactMap { $0 }.first }
+        return delegate.viewport(of: self, forScreens: sizes)
     }
 
     /// The screen that paces the frames: the first one lit.
@@ -117,30 +135,30 @@ final class Daemon {
         setNeedsRedraw()
     }
 
-    /// Applies the current arrangement again (the runner's `arrange` changed its mind).
+    /// Asks the delegate for the viewport again (a screen changed, or the delegate was set).
     func rearrange() {
-        guard let size = arrange(views.map(\.output.size)) else { return }
+        guard let size = viewport() else { return }
         engine.resize(size)
-        onResize?(size)
+        delegate?.daemon(self, resizedTo: size)
     }
 
     // MARK: - pacing
 
     private func scheduleTick() {
-        guard !tickPosted else { return }
-        tickPosted = true
+        guard !pacing.tickPosted else { return }
+        pacing.tickPosted = true
         loop.post { [unowned self] in tick(now: loop.time.now()) }
     }
 
     /// Runs due wakeups, advances the engine to `now`, draws if something changed and the
     /// display is free, and arms the timer for whatever must happen next.
     private func tick(now time: Double) {
-        tickPosted = false
+        pacing.tickPosted = false
         guard !stopped else { return }
         // A touch frame's kernel time can be a little later than the flip that follows it.
         let now = fingersDown ? engine.now : max(time, engine.now)
-        if let hold = holdUntil, now < hold { armTimer(); return }
-        holdUntil = nil
+        if let hold = pacing.holdUntil, now < hold { armTimer(); return }
+        pacing.holdUntil = nil
         report(engine.update(now: now))
         drawIfChanged()
         armTimer()
@@ -150,7 +168,7 @@ final class Daemon {
         framesPresented += 1
         if firstFrameTime == nil {
             firstFrameTime = time
-            onFirstFrame?(time)
+            delegate?.daemon(self, firstFrameAt: time)
         }
         Log.debug("frame \(framesPresented) visible at \(time)")
         // Another screen: it catches up with the layout the leader is showing.
@@ -161,11 +179,11 @@ final class Daemon {
         // A flip that completed well before one refresh period after the previous one (a
         // virtual GPU): hold the next frame until that "vblank", and count from there.
         let refresh = view.output.refreshInterval
-        if let previous = lastPresented, time - previous < refresh * 0.9 {
-            holdUntil = previous + refresh
-            lastPresented = previous + refresh
+        if let previous = pacing.lastPresented, time - previous < refresh * 0.9 {
+            pacing.holdUntil = previous + refresh
+            pacing.lastPresented = previous + refresh
         } else {
-            lastPresented = time
+            pacing.lastPresented = time
         }
         tick(now: time)
     }
@@ -174,8 +192,8 @@ final class Daemon {
         if view.output.size != nil { Log.info("screen \(view.output.summary)") }
         rearrange()
         view.renderer.invalidate()
-        lastPresented = nil
-        holdUntil = nil
+        pacing.lastPresented = nil
+        pacing.holdUntil = nil
         setNeedsRedraw()
     }
 
@@ -201,7 +219,7 @@ final class Daemon {
 
     private func armTimer() {
         var next: Double?
-        if let holdUntil {
+        if let holdUntil = pacing.holdUntil {
             next = holdUntil
         } else if engine.isMoving, let leader {
             // A pending flip drives the next frame; if none is pending (the layout did not
@@ -229,6 +247,6 @@ final class Daemon {
         let batch = events
         events.removeAll()
         guard !stopped else { return }
-        for event in batch { onEvent?(event) }
+        for event in batch { delegate?.daemon(self, reported: event) }
     }
 }

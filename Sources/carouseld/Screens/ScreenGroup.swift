@@ -8,10 +8,9 @@ import CarouselPixels
 /// independent): its `Daemon`, its playlist and settings, and one renderer per screen over
 /// image stores shared by screens whose cards have the same size. A finished decode of a card
 /// on screen redraws it (the stores' readiness is watched here).
-final class ScreenGroup {
+final class ScreenGroup: DaemonDelegate {
     let plan: ScreenPlan.Group
     let daemon: Daemon
-    let outputs: [DisplayOutput]
     /// Each screen's rotation (its panel's touches are turned with it).
     private let rotations: [Int]
     /// What it shows and how: replaced as a whole by a reload or a daypart switch.
@@ -20,9 +19,12 @@ final class ScreenGroup {
     private var stores: [Double: ImageStore] = [:]
     private var storeWatches: [Watch] = []
     private(set) var arrangement: ScreenArrangement?
+    private var arranger: Arranger
     private unowned let loop: EventLoop
     /// Cards on disk, shared by every store of the daemon; nil without a cache directory.
     private let cache: CardCache?
+    /// Hears what the carousel reports (the runner).
+    weak var delegate: ScreenGroupDelegate?
 
     private struct Content {
         var config: CarouselConfig
@@ -37,29 +39,39 @@ final class ScreenGroup {
          config: CarouselConfig, shell: ShellSettings, items: [PlaylistItem], loop: EventLoop, now: Double,
          cache: CardCache? = nil) throws {
         self.cache = cache
-        self.plan = plan; self.outputs = outputs; self.rotations = rotations
+        self.plan = plan; self.rotations = rotations
         content = Content(config: config, shell: shell, items: items); self.loop = loop
-        let sizes = outputs.map(\.size)
-        let fullPlan = ScreenPlan(layout: layout, screens: [], groups: [plan])
-        arrangement = fullPlan.arrangement(of: plan, sizes: sizes)
+        arranger = Arranger(plan: ScreenPlan(layout: layout, screens: [], groups: [plan]), sizes: outputs.map(\.size))
+        arrangement = arranger.arrange(outputs.map(\.size))
         let viewport = arrangement?.viewport ?? Size(width: 1920, height: 1080)
         let engine = CarouselEngine(config: config, itemCount: items.count, viewport: viewport, now: now,
                                     itemDurations: items.map(\.duration))
         let placeholder = outputs.map { ScreenView(output: $0, renderer: NoRenderer()) }
         daemon = try Daemon(engine: engine, views: placeholder, loop: loop)
-        var lastSizes = sizes
-        daemon.arrange = { [unowned self] sizes in
-            // A spanned screen that goes dark keeps its place: the others go on showing their
-            // part, with no jump. A mirror is laid out for the screens that are lit.
-            lastSizes = zip(sizes, lastSizes).map { $0 ?? $1 }
-            arrangement = fullPlan.arrangement(of: plan, sizes: layout == .span ? lastSizes : sizes)
-            return arrangement?.viewport
-        }
+        daemon.delegate = self
         // The daemon laid the engine out for its first screen: lay it out for all of them once,
-        // then make the renderers (a screen change does both again through `onResize`).
+        // and make the renderers (a screen change does both again).
         daemon.rearrange()
-        rebuildRenderers()
+        if stores.isEmpty { rebuildRenderers() }   // no screen lit yet: the default viewport's
     }
+
+    var outputs: [DisplayOutput] { daemon.views.map(\.output) }
+
+    // MARK: - DaemonDelegate
+
+    func viewport(of daemon: Daemon, forScreens sizes: [Size?]) -> Size? {
+        arrangement = arranger.arrange(sizes)
+        return arrangement?.viewport
+    }
+
+    func daemon(_ daemon: Daemon, resizedTo size: Size) {
+        rebuildRenderers()
+        delegate?.groupResized(self)
+    }
+
+    func daemon(_ daemon: Daemon, reported event: CarouselEvent) { delegate?.group(self, reported: event) }
+
+    func daemon(_ daemon: Daemon, firstFrameAt time: Double) { delegate?.group(self, firstFrameAt: time) }
 
     /// "HDMI-A-1: " before a log line when there are several carousels; "" for one.
     var prefix: String { plan.name.isEmpty ? "" : "\(plan.name): " }
@@ -172,6 +184,29 @@ final class ScreenGroup {
         let index = daemon.engine.selectedIndex
         return items.indices.contains(index)
             ? StatusLine.showing(index: index, count: items.count, name: items[index].name) : "no images"
+    }
+}
+
+/// What a carousel tells the runner.
+protocol ScreenGroupDelegate: AnyObject {
+    func group(_ group: ScreenGroup, reported event: CarouselEvent)
+    func group(_ group: ScreenGroup, firstFrameAt time: Double)
+    /// Its screens changed size: touches map anew.
+    func groupResized(_ group: ScreenGroup)
+}
+
+/// Lays a carousel out on its screens' sizes. A spanned screen that goes dark keeps its place:
+/// the others go on showing their part, with no jump. A mirror is laid out for the screens
+/// that are lit.
+private struct Arranger {
+    let plan: ScreenPlan
+    private var lastSizes: [Size?]
+
+    init(plan: ScreenPlan, sizes: [Size?]) { self.plan = plan; lastSizes = sizes }
+
+    mutating func arrange(_ sizes: [Size?]) -> ScreenArrangement? {
+        lastSizes = zip(sizes, lastSizes).map { $0 ?? $1 }
+        return plan.arrangement(of: plan.groups[0], sizes: plan.layout == .span ? lastSizes : sizes)
     }
 }
 
