@@ -58,8 +58,8 @@ package enum ConfigFileParser {
         result.problems += tables.problems
         result.warnings += tables.warnings
         let windows = WindowTables.parse(entries, file: file)
-        result.values.shell.screenSchedule = windows.screen
-        result.values.shell.dayparts = windows.dayparts
+        result.values.shell.schedule.screens = windows.screen
+        result.values.shell.schedule.dayparts = windows.dayparts
         result.problems += windows.problems
         result.warnings += windows.warnings
         if result.values.shell.output != nil && !tables.tables.isEmpty {

@@ -62,7 +62,7 @@ package enum ConfigLoader {
             problems.append(ConfigProblem(file: confPath, line: nil, key: "file", message: FileReading.message(error)))
         }
 
-        let mediaPath = MediaDirectory.absolute(values.shell.media, relativeTo: dir)
+        let mediaPath = MediaDirectory.absolute(values.shell.media.directory, relativeTo: dir)
         var playlist: [PlaylistItem] = []
         var playlistFile: String? = nil
         var outputPlaylists: [String: [PlaylistItem]] = [:]

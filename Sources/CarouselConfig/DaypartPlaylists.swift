@@ -7,7 +7,7 @@ extension ConfigLoader {
         -> (playlists: [String: [PlaylistItem]], problems: [ConfigProblem], warnings: [ConfigProblem]) {
         var playlists: [String: [PlaylistItem]] = [:]
         var problems: [ConfigProblem] = [], warnings: [ConfigProblem] = []
-        for daypart in shell.dayparts where playlists[daypart.file] == nil {
+        for daypart in shell.schedule.dayparts where playlists[daypart.file] == nil {
             let read = tablePlaylist(daypart.file, directory: directory, media: media, confPath: confPath,
                                      line: daypart.line, key: "playlist.file")
             playlists[daypart.file] = read.items
@@ -28,6 +28,6 @@ extension LoadedConfig {
 
     /// The `[[playlist]]` file in force at a local time; nil for the main playlist.
     package func daypartFile(at local: LocalTime) -> String? {
-        shell.dayparts.first { $0.window.contains(local) && daypartPlaylists[$0.file] != nil }?.file
+        shell.schedule.dayparts.first { $0.window.contains(local) && daypartPlaylists[$0.file] != nil }?.file
     }
 }

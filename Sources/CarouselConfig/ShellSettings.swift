@@ -21,37 +21,10 @@ package struct ShellSettings: Sendable, Equatable {
     package var rotation: Int = 0
     /// Force legacy drmModeSetCrtc/PageFlip even when atomic is available.
     package var forceLegacy: Bool = false
-    // Input
-    package var seat: String = "seat0"
-    package var touch: Bool = true
-    package var keyboard: Bool = true
-    package var pointer: Bool = true
-    /// Seconds without an event after which a contact counts as lifted (cheap panels report
-    /// phantom contacts that never end); 0 never times out.
-    package var touchTimeout: Double = 20
-    // Media
-    /// Image directory; relative paths are relative to the config directory.
-    package var media: String = "images"
-    /// Pictures with more pixels are refused from their header, before any decode.
-    package var maxImagePixels: Int = 100_000_000
-    /// Memory for decoded cards.
-    package var cacheMB: Int = 64
-    // Wall-clock sync
-    /// off, or wallclock: item k shows in the same wall-clock window on every box.
-    package var sync: SyncMode = .off
-    /// Seconds since 1970 the cycle counts from (`epoch`, RFC 3339 in the file).
-    package var epoch: Double = 946_684_800
-    /// Seconds without a touch before a touched screen goes back to the clock.
-    package var syncResume: Double = 30
-    // Screen power and dayparting
-    /// When the screen is lit (`[[screen]]` tables); empty: always.
-    package var screenSchedule: [WeeklyWindow] = []
-    /// How long a touch wakes a screen the schedule has turned off.
-    package var wakeMinutes: Double = 5
-    /// Playlists by time of day (`[[playlist]]` tables); the first matching one wins.
-    package var dayparts: [Daypart] = []
-    /// Disk for decoded cards under the unit's CacheDirectory= (`CardCache`); 0 switches it off.
-    package var diskCacheMB: Int = 256
+    package var input = InputSettings()
+    package var media = MediaSettings()
+    package var sync = SyncSettings()
+    package var schedule = ScheduleSettings()
 
     package static let rotations = [0, 90, 180, 270]
 
@@ -91,23 +64,23 @@ package struct ShellSettings: Sendable, Equatable {
         if let message = Self.rotationProblem(rotation) { issues.append(ConfigIssue(key: "rotation", message: message)) }
         if let mode, let message = Self.modeProblem(mode) { issues.append(ConfigIssue(key: "mode", message: message)) }
         if let output, output.isEmpty { issues.append(ConfigIssue(key: "output", message: Self.emptyOutputMessage)) }
-        if seat.isEmpty {
+        if input.seat.isEmpty {
             issues.append(ConfigIssue(key: "seat", message: "\"\" is empty; allowed a seat name such as seat0"))
         }
-        if media.isEmpty {
+        if media.directory.isEmpty {
             issues.append(ConfigIssue(key: "media", message: "\"\" is empty; allowed a directory path"))
         }
-        intRange("max_image_pixels", maxImagePixels, 1...1_000_000_000)
-        intRange("cache_mb", cacheMB, 8...4096)
-        if !(0.1...1440).contains(wakeMinutes) {
-            issues.append(ConfigIssue(key: "wake_minutes", message: "\(wakeMinutes) is out of range; allowed 0.1...1440"))
+        intRange("max_image_pixels", media.maxImagePixels, 1...1_000_000_000)
+        intRange("cache_mb", media.cacheMB, 8...4096)
+        if !(0.1...1440).contains(schedule.wakeMinutes) {
+            issues.append(ConfigIssue(key: "wake_minutes", message: "\(schedule.wakeMinutes) is out of range; allowed 0.1...1440"))
         }
-        if !(1...86_400).contains(syncResume) {
-            issues.append(ConfigIssue(key: "sync_resume", message: "\(syncResume) is out of range; allowed 1...86400"))
+        if !(1...86_400).contains(sync.resume) {
+            issues.append(ConfigIssue(key: "sync_resume", message: "\(sync.resume) is out of range; allowed 1...86400"))
         }
-        intRange("disk_cache_mb", diskCacheMB, 0...1_048_576)
-        if !(0...86_400).contains(touchTimeout) {
-            issues.append(ConfigIssue(key: "touch_timeout", message: "\(touchTimeout) is out of range; allowed 0...86400 (0: never)"))
+        intRange("disk_cache_mb", media.diskCacheMB, 0...1_048_576)
+        if !(0...86_400).contains(input.touchTimeout) {
+            issues.append(ConfigIssue(key: "touch_timeout", message: "\(input.touchTimeout) is out of range; allowed 0...86400 (0: never)"))
         }
         return issues
     }
@@ -116,4 +89,51 @@ package struct ShellSettings: Sendable, Equatable {
 /// Whether screens page by the wall clock (`sync`).
 package enum SyncMode: String, CaseIterable, Sendable {
     case off, wallclock
+}
+
+/// Which input devices drive the carousel.
+package struct InputSettings: Sendable, Equatable {
+    package var seat: String = "seat0"
+    package var touch: Bool = true
+    package var keyboard: Bool = true
+    package var pointer: Bool = true
+    /// Seconds without an event after which a contact counts as lifted (cheap panels report
+    /// phantom contacts that never end); 0 never times out.
+    package var touchTimeout: Double = 20
+    package init() {}
+}
+
+/// Where the pictures are and how much memory and disk their cards may take.
+package struct MediaSettings: Sendable, Equatable {
+    /// Image directory (`media`); relative paths are relative to the config directory.
+    package var directory: String = "images"
+    /// Pictures with more pixels are refused from their header, before any decode.
+    package var maxImagePixels: Int = 100_000_000
+    /// Memory for decoded cards.
+    package var cacheMB: Int = 64
+    /// Disk for decoded cards under the unit's CacheDirectory= (`CardCache`); 0 switches it off.
+    package var diskCacheMB: Int = 256
+    package init() {}
+}
+
+/// Wall-clock sync: item k shows in the same wall-clock window on every box.
+package struct SyncSettings: Sendable, Equatable {
+    /// off, or wallclock (`sync`).
+    package var mode: SyncMode = .off
+    /// Seconds since 1970 the cycle counts from (`epoch`, RFC 3339 in the file).
+    package var epoch: Double = 946_684_800
+    /// Seconds without a touch before a touched screen goes back to the clock (`sync_resume`).
+    package var resume: Double = 30
+    package init() {}
+}
+
+/// Screen power and dayparting by the time of day.
+package struct ScheduleSettings: Sendable, Equatable {
+    /// When the screen is lit (`[[screen]]` tables); empty: always.
+    package var screens: [WeeklyWindow] = []
+    /// How long a touch wakes a screen the schedule has turned off.
+    package var wakeMinutes: Double = 5
+    /// Playlists by time of day (`[[playlist]]` tables); the first matching one wins.
+    package var dayparts: [Daypart] = []
+    package init() {}
 }

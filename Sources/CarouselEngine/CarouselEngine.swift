@@ -43,7 +43,7 @@ public struct CarouselEngine: Sendable {
         model = Model(config: config, itemCount: itemCount, viewport: viewport)
         page = model.strip.realPage(containingItem: startIndex)
         heldPosition = model.strip.anchor(ofPage: page)
-        recognizer = GestureRecognizer(touchSlop: config.touchSlop, tapTimeout: config.tapTimeout)
+        recognizer = GestureRecognizer(touchSlop: config.gesture.touchSlop, tapTimeout: config.gesture.tapTimeout)
         autoAdvance = AutoAdvance(interval: config.interval, itemDurations: itemDurations, restSince: now)
         syncSelection()
     }
@@ -149,8 +149,8 @@ public struct CarouselEngine: Sendable {
         self.now = max(self.now, now)
         self.config = config; self.itemCount = max(0, itemCount)
         model = Model(config: config, itemCount: itemCount, viewport: viewport)
-        recognizer.touchSlop = config.touchSlop
-        recognizer.tapTimeout = config.tapTimeout
+        recognizer.touchSlop = config.gesture.touchSlop
+        recognizer.tapTimeout = config.gesture.tapTimeout
         recognizer.releaseDriver()
         gesture = nil
         animation = nil

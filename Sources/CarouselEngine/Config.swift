@@ -44,26 +44,41 @@ public struct CarouselConfig: Sendable, Equatable {
     public var spacing: Double = 32
     /// Snap to groups of this many cards.
     public var cardsPerPage: Int = 1
-    /// Scale and opacity of the centre card and of cards one step or more away.
+    /// How the centre card stands out from the cards beside it.
+    public var emphasis = CardEmphasis()
+    public var fit: FitMode = .cover
+    public var background: RGB = RGB(0x101010)
+    public var dots = DotStyle()
+    public var gesture = GestureTuning()
+    public init() {}
+}
+
+/// Scale and opacity of the centre card and of cards one step or more away.
+public struct CardEmphasis: Sendable, Equatable {
     public var centerScale: Double = 1.0
     public var sideScale: Double = 0.85
     public var centerOpacity: Double = 1.0
     public var sideOpacity: Double = 0.6
-    public var fit: FitMode = .cover
-    public var background: RGB = RGB(0x101010)
-    // Page dots
-    public var dots: Bool = true
-    public var dotSize: Double = 12
-    public var dotSpacing: Double = 12
-    public var dotColor: RGB = RGB(0x606060)
-    public var dotActiveColor: RGB = RGB(0xFFFFFF)
-    public var dotsPosition: DotsPosition = .bottom
+    public init() {}
+}
+
+/// The page dots.
+public struct DotStyle: Sendable, Equatable {
+    public var shown: Bool = true
+    public var size: Double = 12
+    public var spacing: Double = 12
+    public var color: RGB = RGB(0x606060)
+    public var activeColor: RGB = RGB(0xFFFFFF)
+    public var position: DotsPosition = .bottom
     /// Distance of the dots' centre line from the screen edge, in pixels.
-    public var dotsMargin: Double = 32
-    // Physics (SwiftUI-style spring)
+    public var margin: Double = 32
+    public init() {}
+}
+
+/// How touches become pages, and the spring that settles them (SwiftUI-style).
+public struct GestureTuning: Sendable, Equatable {
     public var springResponse: Double = 0.5
     public var springDamping: Double = 0.825
-    // Gestures
     /// Movement in pixels before a touch becomes a drag (Android: 8 dp).
     public var touchSlop: Double = 8
     /// Release speed in px/s at or above which a release pages in its direction.
@@ -115,20 +130,20 @@ extension CarouselConfig {
         length("card_height", cardHeight)
         range("spacing", spacing, 0, 4096, " pixels")
         intRange("cards_per_page", cardsPerPage, 1, 16)
-        range("center_scale", centerScale, 0.1, 2)
-        range("side_scale", sideScale, 0.1, 2)
-        range("center_opacity", centerOpacity, 0, 1)
-        range("side_opacity", sideOpacity, 0, 1)
-        range("dot_size", dotSize, 1, 256, " pixels")
-        range("dot_spacing", dotSpacing, 0, 1024, " pixels")
-        range("dots_margin", dotsMargin, 0, 4096, " pixels")
-        range("spring_response", springResponse, 0.05, 5, " seconds")
-        range("spring_damping", springDamping, 0.1, 4)
-        range("touch_slop", touchSlop, 0, 200, " pixels")
-        range("fling_velocity", flingVelocity, 1, 100_000, " px/s")
-        range("page_threshold", pageThreshold, 0.05, 0.95)
-        intRange("max_pages_per_gesture", maxPagesPerGesture, 1, 100)
-        range("tap_timeout", tapTimeout, 0.05, 2, " seconds")
+        range("center_scale", emphasis.centerScale, 0.1, 2)
+        range("side_scale", emphasis.sideScale, 0.1, 2)
+        range("center_opacity", emphasis.centerOpacity, 0, 1)
+        range("side_opacity", emphasis.sideOpacity, 0, 1)
+        range("dot_size", dots.size, 1, 256, " pixels")
+        range("dot_spacing", dots.spacing, 0, 1024, " pixels")
+        range("dots_margin", dots.margin, 0, 4096, " pixels")
+        range("spring_response", gesture.springResponse, 0.05, 5, " seconds")
+        range("spring_damping", gesture.springDamping, 0.1, 4)
+        range("touch_slop", gesture.touchSlop, 0, 200, " pixels")
+        range("fling_velocity", gesture.flingVelocity, 1, 100_000, " px/s")
+        range("page_threshold", gesture.pageThreshold, 0.05, 0.95)
+        intRange("max_pages_per_gesture", gesture.maxPagesPerGesture, 1, 100)
+        range("tap_timeout", gesture.tapTimeout, 0.05, 2, " seconds")
         return issues
     }
 }

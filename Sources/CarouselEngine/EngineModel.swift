@@ -19,8 +19,8 @@ extension CarouselEngine {
 extension Spring {
     /// The configured spring, kept finite even for values `validate()` would reject.
     init(config: CarouselConfig) {
-        let response = config.springResponse.isFinite ? max(0.01, config.springResponse) : 0.5
-        let damping = config.springDamping.isFinite ? min(max(0.01, config.springDamping), 100) : 0.825
+        let response = config.gesture.springResponse.isFinite ? max(0.01, config.gesture.springResponse) : 0.5
+        let damping = config.gesture.springDamping.isFinite ? min(max(0.01, config.gesture.springDamping), 100) : 0.825
         self.init(response: response, dampingFraction: damping)
     }
 }

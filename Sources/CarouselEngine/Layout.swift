@@ -19,9 +19,9 @@ struct LayoutGeometry: Sendable, Equatable {
         self.step = step.isFinite ? min(max(1, step), 1e6) : 1
         // validate() rejects bad values; these guards only keep a bad config from drawing NaN.
         func finite(_ v: Double, _ fallback: Double) -> Double { v.isFinite ? v : fallback }
-        centerScale = max(0, finite(config.centerScale, 1)); sideScale = max(0, finite(config.sideScale, 1))
-        centerOpacity = min(max(0, finite(config.centerOpacity, 1)), 1)
-        sideOpacity = min(max(0, finite(config.sideOpacity, 1)), 1)
+        centerScale = max(0, finite(config.emphasis.centerScale, 1)); sideScale = max(0, finite(config.emphasis.sideScale, 1))
+        centerOpacity = min(max(0, finite(config.emphasis.centerOpacity, 1)), 1)
+        sideOpacity = min(max(0, finite(config.emphasis.sideOpacity, 1)), 1)
         pageHalfWidth = Double(max(1, config.cardsPerPage) - 1) / 2
     }
 

@@ -12,9 +12,9 @@ struct PagingRules: Sendable, Equatable {
     static func clampVelocity(_ v: Double) -> Double { min(max(v, -maxVelocity), maxVelocity) }
 
     init(config: CarouselConfig) {
-        flingVelocity = config.flingVelocity
-        pageThreshold = config.pageThreshold
-        maxPagesPerGesture = max(1, config.maxPagesPerGesture)
+        flingVelocity = config.gesture.flingVelocity
+        pageThreshold = config.gesture.pageThreshold
+        maxPagesPerGesture = max(1, config.gesture.maxPagesPerGesture)
     }
 
     /// The target page for a release at `position` of a gesture that began at `startPosition`

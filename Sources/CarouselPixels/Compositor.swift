@@ -69,7 +69,7 @@ package final class Compositor {
         self.source = store
         self.adaptsToMotion = adaptsToMotion
         self.background = config.background.value | 0xFF00_0000
-        self.dotStamp = DotStamp(diameter: config.dotSize)
+        self.dotStamp = DotStamp(diameter: config.dots.size)
     }
 
     /// Draws `layout` into `target`; returns false (and touches nothing) when `target` already
@@ -263,7 +263,7 @@ package final class Compositor {
             let top = Int((dot.centerY - Double(stamp.side) / 2).rounded())
             let area = IntRect(x: left, y: top, width: stamp.side, height: stamp.side).intersection(r)
             if area.isEmpty { continue }
-            let colour = dot.active ? config.dotActiveColor : config.dotColor
+            let colour = dot.active ? config.dots.activeColor : config.dots.color
             var pixmanColour = pixman_color_t(red: UInt16(colour.red) * 257, green: UInt16(colour.green) * 257,
                                               blue: UInt16(colour.blue) * 257, alpha: 0xFFFF)
             guard let fill = pixman_image_create_solid_fill(&pixmanColour) else { continue }

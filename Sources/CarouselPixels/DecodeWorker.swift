@@ -25,22 +25,32 @@ package final class DecodeWorker: @unchecked Sendable {
     // Everything below is guarded by `condition`.
     private var spec: CardSpec
     private var generation = 0
-    private var wanted: [Int] = []
-    private var cache: [Int: Card] = [:]
-    /// Previews kept for `previewWanted` (a wider window than `wanted`); at `spec.preview`.
-    /// Its first `previewsAhead` are decoded before the full cards of cards not on screen.
-    private var previewWanted: [Int] = []
-    private var previewsAhead = 0
-    private var visible: [Int] = []
-    private var previews: [Int: Card] = [:]
-    /// Indices someone blocks on in `waitUntilLoaded`: their full cards first, no previews.
-    private var blocking: [Int] = []
-    /// Cards that could not be made, and the file as it was when that decode started.
-    private var failures: [Int: (error: ImageError, file: FileStamp?)] = [:]
-    private var inFlight: Int?
+    private var wants = Wants()
+    private var made = Made()
     private var pending = Update()
     private var stopping = false
     private var finished = false
+
+    /// What the loop asks for, each list most urgent first.
+    private struct Wants {
+        /// Full cards kept.
+        var full: [Int] = []
+        /// Previews kept (a wider window than `full`), at `spec.preview`; the first
+        /// `previewsAhead` are decoded before the full cards of cards not on screen.
+        var previews: [Int] = []
+        var previewsAhead = 0
+        var visible: [Int] = []
+        /// Indices someone blocks on in `waitUntilLoaded`: their full cards first, no previews.
+        var blocking: [Int] = []
+    }
+
+    /// What the thread has made of them.
+    private struct Made {
+        var cards: [Int: Card] = [:]
+        var previews: [Int: Card] = [:]
+        /// Cards that could not be made, and the file as it was when that decode started.
+        var failures: [Int: (error: ImageError, file: FileStamp?)] = [:]
+    }
 
     /// Decoded cards by path, at one card spec: what a reload carries to the next worker.
     package struct Carried {
@@ -59,8 +69,8 @@ package final class DecodeWorker: @unchecked Sendable {
         if let carried {
             self.spec = carried.spec
             for (index, path) in paths.enumerated() {
-                cache[index] = carried.cards[path]
-                previews[index] = carried.previews[path]
+                made.cards[index] = carried.cards[path]
+                made.previews[index] = carried.previews[path]
             }
         } else {
             self.spec = spec
@@ -71,8 +81,8 @@ package final class DecodeWorker: @unchecked Sendable {
     package func carry() -> Carried {
         condition.lock(); defer { condition.unlock() }
         var cards: [String: Card] = [:], small: [String: Card] = [:]
-        for (index, card) in cache { cards[paths[index]] = card }
-        for (index, card) in previews { small[paths[index]] = card }
+        for (index, card) in made.cards { cards[paths[index]] = card }
+        for (index, card) in made.previews { small[paths[index]] = card }
         return Carried(spec: spec, cards: cards, previews: small)
     }
 
@@ -85,8 +95,8 @@ package final class DecodeWorker: @unchecked Sendable {
     package func stop() {
         condition.withLock {
             stopping = true
-            cache.removeAll()
-            previews.removeAll()
+            made.cards.removeAll()
+            made.previews.removeAll()
             condition.broadcast()
         }
     }
@@ -105,19 +115,19 @@ package final class DecodeWorker: @unchecked Sendable {
               visible: [Int]) -> [Int: Card] {
         condition.lock(); defer { condition.unlock() }
         if newSpec != spec {
-            spec = newSpec; generation += 1; cache.removeAll(); previews.removeAll()
+            spec = newSpec; generation += 1; made.cards.removeAll(); made.previews.removeAll()
         }
-        wanted = indices
-        previewWanted = previewIndices
-        previewsAhead = ahead
-        self.visible = visible
+        wants.full = indices
+        wants.previews = previewIndices
+        wants.previewsAhead = ahead
+        wants.visible = visible
         let keep = Set(indices)
-        cache = cache.filter { keep.contains($0.key) }
+        made.cards = made.cards.filter { keep.contains($0.key) }
         let keepPreviews = keep.union(previewIndices)
-        previews = previews.filter { keepPreviews.contains($0.key) }
+        made.previews = made.previews.filter { keepPreviews.contains($0.key) }
         condition.broadcast()
         var shown: [Int: Card] = [:]
-        for index in visible { shown[index] = cache[index] ?? previews[index] }
+        for index in visible { shown[index] = made.cards[index] ?? made.previews[index] }
         return shown
     }
 
@@ -125,11 +135,11 @@ package final class DecodeWorker: @unchecked Sendable {
     /// Their previews are skipped: whoever blocks wants the full cards, and soonest.
     package func waitUntilLoaded(_ indices: [Int]) {
         condition.lock(); defer { condition.unlock() }
-        wanted = indices + wanted.filter { !indices.contains($0) }
-        blocking += indices
-        defer { for index in indices { if let at = blocking.firstIndex(of: index) { blocking.remove(at: at) } } }
+        wants.full = indices + wants.full.filter { !indices.contains($0) }
+        wants.blocking += indices
+        defer { for index in indices { if let at = wants.blocking.firstIndex(of: index) { wants.blocking.remove(at: at) } } }
         condition.broadcast()
-        while !stopping, indices.contains(where: { cache[$0] == nil && failures[$0] == nil }) {
+        while !stopping, indices.contains(where: { made.cards[$0] == nil && made.failures[$0] == nil }) {
             condition.wait()
         }
     }
@@ -150,13 +160,13 @@ package final class DecodeWorker: @unchecked Sendable {
 
     package func failure(at index: Int) -> ImageError? {
         condition.lock(); defer { condition.unlock() }
-        return failures[index]?.error
+        return made.failures[index]?.error
     }
 
     /// Every card that could not be made, by index.
     package var failedCards: [Int: ImageError] {
         condition.lock(); defer { condition.unlock() }
-        return failures.mapValues(\.error)
+        return made.failures.mapValues(\.error)
     }
 
     /// Forgets the failures of files that changed since their decode started (a picture
@@ -164,11 +174,11 @@ package final class DecodeWorker: @unchecked Sendable {
     /// indices. The files are stat'ed outside the lock.
     @discardableResult
     package func retryChangedFailures() -> [Int] {
-        let failed = condition.withLock { failures.mapValues(\.file) }
+        let failed = condition.withLock { made.failures.mapValues(\.file) }
         let changed = failed.filter { FileStamp(path: paths[$0.key]) != $0.value }.map(\.key).sorted()
         guard !changed.isEmpty else { return [] }
         condition.withLock {
-            for index in changed { failures[index] = nil }
+            for index in changed { made.failures[index] = nil }
             condition.broadcast()
         }
         return changed
@@ -176,12 +186,12 @@ package final class DecodeWorker: @unchecked Sendable {
 
     package var cachedCount: Int {
         condition.lock(); defer { condition.unlock() }
-        return cache.count
+        return made.cards.count
     }
 
     package var previewCount: Int {
         condition.lock(); defer { condition.unlock() }
-        return previews.count
+        return made.previews.count
     }
 
     /// What to decode next, under the lock: the full cards someone blocks on; a preview for
@@ -190,15 +200,15 @@ package final class DecodeWorker: @unchecked Sendable {
     /// never leave them bare); the other wanted full cards; the rest of the previews. Every
     /// list is already in priority order.
     private func nextJob() -> (index: Int, preview: Bool)? {
-        func open(_ index: Int) -> Bool { cache[index] == nil && failures[index] == nil }
-        func needsPreview(_ index: Int) -> Bool { open(index) && previews[index] == nil && !blocking.contains(index) }
-        if let index = blocking.first(where: open) { return (index, false) }
+        func open(_ index: Int) -> Bool { made.cards[index] == nil && made.failures[index] == nil }
+        func needsPreview(_ index: Int) -> Bool { open(index) && made.previews[index] == nil && !wants.blocking.contains(index) }
+        if let index = wants.blocking.first(where: open) { return (index, false) }
         let previewing = spec.preview != nil
-        if previewing, let index = wanted.first(where: needsPreview) { return (index, true) }
-        if let index = wanted.first(where: { open($0) && visible.contains($0) }) { return (index, false) }
-        if previewing, let index = previewWanted.prefix(previewsAhead).first(where: needsPreview) { return (index, true) }
-        if let index = wanted.first(where: open) { return (index, false) }
-        if previewing, let index = previewWanted.first(where: needsPreview) { return (index, true) }
+        if previewing, let index = wants.full.first(where: needsPreview) { return (index, true) }
+        if let index = wants.full.first(where: { open($0) && wants.visible.contains($0) }) { return (index, false) }
+        if previewing, let index = wants.previews.prefix(wants.previewsAhead).first(where: needsPreview) { return (index, true) }
+        if let index = wants.full.first(where: open) { return (index, false) }
+        if previewing, let index = wants.previews.first(where: needsPreview) { return (index, true) }
         return nil
     }
 
@@ -213,7 +223,6 @@ package final class DecodeWorker: @unchecked Sendable {
                 continue
             }
             let job = (spec: jobSpec, generation: generation)
-            inFlight = index
             condition.unlock()
             beforeDecode?(index, isPreview)
             // Stamped before reading: a file still being written changes after, and is retried.
@@ -222,27 +231,26 @@ package final class DecodeWorker: @unchecked Sendable {
             // A preview's failure is the file's: what it read (for a draft, the first scans) is bad.
             if case .failure(let error) = result { Log.warning("skipping \(paths[index]): \(error)") }
             condition.lock()
-            inFlight = nil
             if stopping { break }
             switch result {
             case .success(let card):
                 // A result for an old card size, or for a card scrolled away meanwhile, is dropped.
-                if job.generation == generation && isPreview && (wanted.contains(index) || previewWanted.contains(index)) {
+                if job.generation == generation && isPreview && (wants.full.contains(index) || wants.previews.contains(index)) {
                     card.isPreview = true
-                    previews[index] = card
+                    made.previews[index] = card
                     pending.ready.append(index)
-                } else if job.generation == generation && !isPreview && wanted.contains(index) {
-                    cache[index] = card
+                } else if job.generation == generation && !isPreview && wants.full.contains(index) {
+                    made.cards[index] = card
                     pending.ready.append(index)
                 }
             case .failure where FileStamp(path: paths[index]) != file:
                 // The file changed while it was read (still being copied in): read it again.
                 break
             case .failure(let error):
-                failures[index] = (error, file)
+                made.failures[index] = (error, file)
                 // A draft preview reads only a progressive file's first scans, so it can exist
                 // for a file whose full decode fails: the skipped card shows nothing, not it.
-                previews[index] = nil
+                made.previews[index] = nil
                 pending.failed.append(index)
             }
             condition.broadcast()

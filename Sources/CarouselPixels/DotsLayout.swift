@@ -15,15 +15,15 @@ package struct DotsLayout: Equatable {
     /// `origin`: where the layout's viewport starts on the target (an output showing part of a
     /// wider or scaled screen: `ViewTransform`); the dots follow the viewport, not the target.
     package init(config: CarouselConfig, layout: FrameLayout, origin: (x: Double, y: Double) = (0, 0)) {
-        size = config.dotSize
-        guard config.dots, layout.itemCount > 0, layout.pageCount > 0 else { dots = []; return }
-        let pitch = config.dotSize + config.dotSpacing
-        let room = max(1, Int((layout.viewport.width - 2 * config.dotsMargin + config.dotSpacing) / pitch))
+        size = config.dots.size
+        guard config.dots.shown, layout.itemCount > 0, layout.pageCount > 0 else { dots = []; return }
+        let pitch = config.dots.size + config.dots.spacing
+        let room = max(1, Int((layout.viewport.width - 2 * config.dots.margin + config.dots.spacing) / pitch))
         let shown = min(layout.pageCount, room)
         let first = min(max(0, layout.selectedPage - shown / 2), layout.pageCount - shown)
-        let rowWidth = Double(shown) * pitch - config.dotSpacing
-        let left = (layout.viewport.width - rowWidth) / 2 + config.dotSize / 2
-        let y = config.dotsPosition == .bottom ? layout.viewport.height - config.dotsMargin : config.dotsMargin
+        let rowWidth = Double(shown) * pitch - config.dots.spacing
+        let left = (layout.viewport.width - rowWidth) / 2 + config.dots.size / 2
+        let y = config.dots.position == .bottom ? layout.viewport.height - config.dots.margin : config.dots.margin
         dots = (0..<shown).map { i in
             Dot(centerX: left + Double(i) * pitch - origin.x, centerY: y - origin.y, active: first + i == layout.selectedPage)
         }

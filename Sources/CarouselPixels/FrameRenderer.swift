@@ -38,9 +38,9 @@ package final class CompositorRenderer: FrameRenderer {
     package static func scaledDots(_ config: CarouselConfig, by scale: Double) -> CarouselConfig {
         guard scale != 1 else { return config }
         var scaled = config
-        scaled.dotSize *= scale
-        scaled.dotSpacing *= scale
-        scaled.dotsMargin *= scale
+        scaled.dots.size *= scale
+        scaled.dots.spacing *= scale
+        scaled.dots.margin *= scale
         return scaled
     }
 

@@ -10,7 +10,7 @@ final class ConfigValidationTests: XCTestCase {
         var c = CarouselConfig()
         c.interval = -1
         c.cardWidth = .fraction(1.5)
-        c.maxPagesPerGesture = 0
+        c.gesture.maxPagesPerGesture = 0
         let issues = c.validate()
         XCTAssertEqual(issues.map(\.key), ["interval", "card_width", "max_pages_per_gesture"])
         XCTAssertEqual(issues[0].description, "interval: -1 is out of range; allowed 0...86400 seconds (0 disables)")
@@ -19,7 +19,7 @@ final class ConfigValidationTests: XCTestCase {
 
     func testNaNIsRejected() {
         var c = CarouselConfig()
-        c.springResponse = .nan
+        c.gesture.springResponse = .nan
         XCTAssertEqual(c.validate().map(\.key), ["spring_response"])
     }
 }

@@ -57,7 +57,7 @@ final class GestureTests: XCTestCase {
 
     func testASlowDragPagesOnlyPastTheThreshold() {
         for (distance, threshold, expected) in [(400.0, 0.5, 1), (300.0, 0.5, 0), (400.0, 0.7, 0), (480.0, 0.7, 1)] {
-            var engine = Fixture.engine { $0.pageThreshold = threshold }
+            var engine = Fixture.engine { $0.gesture.pageThreshold = threshold }
             var events: [CarouselEvent] = []
             // 100 px/s: well under fling_velocity. Dragged distance = distance - slop.
             let lift = engine.swipe(from: 900, to: 900 - distance - 8, at: 0, duration: (distance + 8) / 100,
@@ -73,7 +73,7 @@ final class GestureTests: XCTestCase {
         // 200 px cards + 20 px spacing: a 1000 px fling crosses four and a half cards.
         for (cap, expected) in [(1, 1), (2, 2), (4, 4), (10, 5)] {
             var engine = Fixture.engine(items: 9) {
-                $0.cardWidth = .pixels(200); $0.spacing = 20; $0.maxPagesPerGesture = cap; $0.touchSlop = 0
+                $0.cardWidth = .pixels(200); $0.spacing = 20; $0.gesture.maxPagesPerGesture = cap; $0.gesture.touchSlop = 0
             }
             var events: [CarouselEvent] = []
             let lift = engine.swipe(from: 1000, to: 0, at: 0, duration: 0.2, events: &events)

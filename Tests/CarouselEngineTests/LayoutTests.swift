@@ -22,7 +22,7 @@ final class LayoutTests: XCTestCase {
     func testOnlyCardsIntersectingTheViewportAreListed() {
         // 300 px cards + 20 px spacing on 1000 px: centre at 350, then 670 (visible), 990 (visible
         // because it starts before 1000), 1310 (off); on the left 30, -290 (visible to -290+300=10).
-        let engine = Fixture.engine(items: 9) { $0.cardWidth = .pixels(300); $0.spacing = 20; $0.sideScale = 1 }
+        let engine = Fixture.engine(items: 9) { $0.cardWidth = .pixels(300); $0.spacing = 20; $0.emphasis.sideScale = 1 }
         let xs = engine.layout().cards.map(\.x).sorted()
         XCTAssertEqual(xs, [-290, 30, 350, 670, 990])
         for card in engine.layout().cards {
@@ -51,7 +51,7 @@ final class LayoutTests: XCTestCase {
     /// Dragging one page pixel by pixel: the incoming card grows and brightens steadily, the
     /// outgoing one shrinks, and no step of one pixel changes scale by more than its share.
     func testEmphasisIsContinuousAndMonotoneInDistance() {
-        var engine = Fixture.engine { $0.touchSlop = 0; $0.sideScale = 0.8; $0.sideOpacity = 0.5 }
+        var engine = Fixture.engine { $0.gesture.touchSlop = 0; $0.emphasis.sideScale = 0.8; $0.emphasis.sideOpacity = 0.5 }
         _ = engine.handle(touch(0, .down, 900))
         var incoming: [CardLayout] = [], outgoing: [CardLayout] = []
         for px in 1...640 {
@@ -76,7 +76,7 @@ final class LayoutTests: XCTestCase {
     }
 
     func testCentreMostCardIsDrawnLast() {
-        var engine = Fixture.engine { $0.touchSlop = 0 }
+        var engine = Fixture.engine { $0.gesture.touchSlop = 0 }
         XCTAssertEqual(engine.layout().cards.last?.index, 0)
         _ = engine.handle(touch(0, .down, 900))
         _ = engine.handle(touch(0.1, .move, 900 - 300))
@@ -136,8 +136,8 @@ final class LayoutTests: XCTestCase {
     /// The loader rejects such values, but the engine must not turn them into NaN either.
     func testAnInvalidConfigStillLaysOutFiniteCards() {
         let bad = Fixture.config {
-            $0.centerScale = .nan; $0.sideOpacity = .infinity; $0.spacing = .nan; $0.cardsPerPage = 0
-            $0.springResponse = 0; $0.springDamping = .nan; $0.maxPagesPerGesture = -3; $0.interval = .nan
+            $0.emphasis.centerScale = .nan; $0.emphasis.sideOpacity = .infinity; $0.spacing = .nan; $0.cardsPerPage = 0
+            $0.gesture.springResponse = 0; $0.gesture.springDamping = .nan; $0.gesture.maxPagesPerGesture = -3; $0.interval = .nan
         }
         XCTAssertFalse(bad.validate().isEmpty)
         var engine = CarouselEngine(config: bad, itemCount: 4, viewport: Fixture.viewport, now: 0)

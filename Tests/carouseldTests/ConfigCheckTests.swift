@@ -138,7 +138,7 @@ final class ConfigCheckTests: XCTestCase {
         XCTAssertEqual(seen.names.sorted(), ["a.jpg", "b.jpg"])
         // The image store's spec for that screen: card_width as configured, card_height 80 % of 800.
         let loaded = try ConfigLoader.load(directory: dir.path)
-        let expected = CardSpec(config: loaded.config, maxImagePixels: loaded.shell.maxImagePixels, cardWidth: 500, cardHeight: 640)
+        let expected = CardSpec(config: loaded.config, maxImagePixels: loaded.shell.media.maxImagePixels, cardWidth: 500, cardHeight: 640)
         XCTAssertEqual(Set(seen.specs.map { "\($0)" }), ["\(expected)"])
         XCTAssertEqual(seen.specs.first?.maxImagePixels, 1234)
         XCTAssertEqual(seen.specs.first?.fit, .contain)

@@ -55,20 +55,20 @@ final class ConfigParserTests: XCTestCase {
         XCTAssertEqual(result.warnings, [])
         var expected = CarouselConfig()
         expected.interval = 7; expected.cardWidth = .pixels(640); expected.cardHeight = .fraction(0.5)
-        expected.spacing = 10.5; expected.cardsPerPage = 2; expected.centerScale = 1.1; expected.sideScale = 0.7
-        expected.centerOpacity = 0.9; expected.sideOpacity = 0.4; expected.fit = .contain
-        expected.background = RGB(0x203040); expected.dots = false; expected.dotSize = 9; expected.dotSpacing = 5
-        expected.dotColor = RGB(0x010203); expected.dotActiveColor = RGB(0xA0B0C0); expected.dotsPosition = .top
-        expected.dotsMargin = 20; expected.springResponse = 0.4; expected.springDamping = 1.0
-        expected.touchSlop = 10; expected.flingVelocity = 500; expected.pageThreshold = 0.3
-        expected.maxPagesPerGesture = 3; expected.tapTimeout = 0.2
+        expected.spacing = 10.5; expected.cardsPerPage = 2; expected.emphasis.centerScale = 1.1; expected.emphasis.sideScale = 0.7
+        expected.emphasis.centerOpacity = 0.9; expected.emphasis.sideOpacity = 0.4; expected.fit = .contain
+        expected.background = RGB(0x203040); expected.dots.shown = false; expected.dots.size = 9; expected.dots.spacing = 5
+        expected.dots.color = RGB(0x010203); expected.dots.activeColor = RGB(0xA0B0C0); expected.dots.position = .top
+        expected.dots.margin = 20; expected.gesture.springResponse = 0.4; expected.gesture.springDamping = 1.0
+        expected.gesture.touchSlop = 10; expected.gesture.flingVelocity = 500; expected.gesture.pageThreshold = 0.3
+        expected.gesture.maxPagesPerGesture = 3; expected.gesture.tapTimeout = 0.2
         XCTAssertEqual(result.config, expected)
         var shell = ShellSettings()
         shell.output = "HDMI-A-1"
         shell.layout = .span
-        shell.mode = "1280x720@60"; shell.rotation = 90; shell.forceLegacy = true; shell.seat = "seat1"
-        shell.touch = false; shell.keyboard = false; shell.pointer = false; shell.media = "/srv/pictures"
-        shell.maxImagePixels = 5_000_000; shell.cacheMB = 128; shell.diskCacheMB = 32
+        shell.mode = "1280x720@60"; shell.rotation = 90; shell.forceLegacy = true; shell.input.seat = "seat1"
+        shell.input.touch = false; shell.input.keyboard = false; shell.input.pointer = false; shell.media.directory = "/srv/pictures"
+        shell.media.maxImagePixels = 5_000_000; shell.media.cacheMB = 128; shell.media.diskCacheMB = 32
         XCTAssertEqual(result.shell, shell)
     }
 

@@ -148,16 +148,20 @@ final class StateFileTests: XCTestCase {
         let directory = String(cString: try XCTUnwrap(mkdtemp(&template)))
         defer { unlink(directory + "/state.json"); rmdir(directory) }
         let file = StateFile(path: directory + "/state.json")
-        var status = DaemonStatus(index: 2, count: 5, name: "b.jpg", playlist: "/etc/carouseld/playlist.m3u", screen: "on",
-                                  screenReason: "scheduled", sync: "synced", paused: false, generation: 3, configError: nil,
-                                  uptime: 12.5, frames: 99, outputs: [])
+        var status = DaemonStatus(
+            showing: .init(index: 2, count: 5, name: "b.jpg", playlist: "/etc/carouseld/playlist.m3u", outputs: []),
+            display: .init(screen: "on", screenReason: "scheduled", sync: "synced", paused: false),
+            process: .init(generation: 3, configError: nil, uptime: 12.5, frames: 99))
         file.write(status)
-        status.index = 3
+        status.showing.index = 3
         file.write(status)
         let text = try String(contentsOfFile: directory + "/state.json", encoding: .utf8)
         XCTAssertTrue(text.contains("\"index\":3"), text)
         XCTAssertTrue(text.contains("\"screen_reason\":\"scheduled\""), text)
         XCTAssertTrue(text.contains("\"playlist\":\"/etc/carouseld/playlist.m3u\""), "slashes unescaped: \(text)")
         XCTAssertNotEqual(access(directory + "/state.json.tmp", F_OK), 0, "no temporary file left")
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        XCTAssertEqual(try decoder.decode(DaemonStatus.self, from: Data(text.utf8)), status, "one flat object reads back whole")
     }
 }

@@ -55,7 +55,7 @@ final class InputTranslatorTests: XCTestCase {
 
     func testReconfigureAppliesRotationAndSwitchesAndKeepsTheDevices() {
         var t = translator()
-        t.reconfigure(settings: { var s = ShellSettings(); s.rotation = 180; s.keyboard = false; return s }(), screen: screen)
+        t.reconfigure(settings: { var s = ShellSettings(); s.rotation = 180; s.input.keyboard = false; return s }(), screen: screen)
         _ = t.translate([.touchDown(device: touch, slot: 0, x: 100, y: 100, time: 1)])
         XCTAssertEqual(t.translate([.touchFrame(device: touch, time: 1)]),
                        [.touch(TouchFrame(time: 1, samples: [TouchSample(slot: 0, phase: .down, x: 900, y: 500)]))])
@@ -92,7 +92,7 @@ final class InputTranslatorTests: XCTestCase {
             .key(device: keyboard, code: Int(KEY_LEFT), pressed: true, time: 2),
             .key(device: keyboard, code: Int(KEY_A), pressed: true, time: 3),
         ]), [.page(1, time: 1), .page(-1, time: 2)])
-        var off = translator { $0.keyboard = false }
+        var off = translator { $0.input.keyboard = false }
         XCTAssertEqual(off.translate([.key(device: keyboard, code: Int(KEY_RIGHT), pressed: true, time: 1)]), [])
     }
 
@@ -119,7 +119,7 @@ final class InputTranslatorTests: XCTestCase {
     }
 
     func testConfigSwitchesTouchAndPointerOff() {
-        var t = translator { $0.touch = false; $0.pointer = false }
+        var t = translator { $0.input.touch = false; $0.input.pointer = false }
         XCTAssertEqual(t.translate([.touchDown(device: touch, slot: 0, x: 1, y: 1, time: 1), .touchFrame(device: touch, time: 1),
                                     .pointerButton(device: mouse, button: Int(BTN_LEFT), pressed: true, time: 1)]), [])
         XCTAssert(logged.contains("input: touch is off in config (touch = false)"))

@@ -107,7 +107,7 @@ final class OutputTablesTests: XCTestCase {
         XCTAssertEqual(tables.map(\.line), [4, 8])
         XCTAssertEqual(tables.map(\.playlist), ["lobby.m3u", nil])
         XCTAssertEqual(tables.map(\.config.interval), [8, 5])
-        XCTAssertEqual(tables.map(\.config.dots), [false, false])
+        XCTAssertEqual(tables.map(\.config.dots.shown), [false, false])
         XCTAssertEqual(tables.map(\.config.cardWidth), [CarouselConfig().cardWidth, .fraction(0.5)])
         XCTAssertEqual(result.config.interval, 5, "the top level keeps its own value")
     }
@@ -115,7 +115,7 @@ final class OutputTablesTests: XCTestCase {
     func testShellKeysAndUnknownKeysInATableAreWarnings() {
         let result = parse("[[output]]\nname = \"A\"\nseat = \"seat1\"\nwidth = 3\n[[signs]]\nx = 1\n[[signs]]\n")
         XCTAssertEqual(result.problems, [])
-        XCTAssertEqual(result.shell.seat, "seat0")
+        XCTAssertEqual(result.shell.input.seat, "seat0")
         XCTAssertEqual(result.warnings.map(\.description), [
             "\(file):3: output.seat: not a per-output setting, ignored",
             "\(file):4: output.width: unknown key, ignored",

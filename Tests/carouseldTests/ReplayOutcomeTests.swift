@@ -39,7 +39,7 @@ final class ReplayOutcomeTests: XCTestCase {
         XCTAssertEqual(releases.count, 1, "\(lines)")
         XCTAssertEqual(releases.first?["from"] as? Int, 0)
         XCTAssertEqual(releases.first?["to"] as? Int, 1)
-        XCTAssertLessThan(abs(releases.first?["velocity_x"] as? Double ?? 1e9), config.flingVelocity)
+        XCTAssertLessThan(abs(releases.first?["velocity_x"] as? Double ?? 1e9), config.gesture.flingVelocity)
         XCTAssertEqual(releases.first?["t"] as? Double ?? 0, 3.6, accuracy: 1e-6, "the recording's own timestamps")
         XCTAssertEqual(lastSettled(lines), 1)
     }
@@ -51,7 +51,7 @@ final class ReplayOutcomeTests: XCTestCase {
         let lines = try replay(b)
         let release = try XCTUnwrap(events(lines, "release").first, "\(lines)")
         XCTAssertEqual(release["to"] as? Int, 1)
-        XCTAssertLessThanOrEqual(release["velocity_x"] as? Double ?? 0, -config.flingVelocity)
+        XCTAssertLessThanOrEqual(release["velocity_x"] as? Double ?? 0, -config.gesture.flingVelocity)
         XCTAssertEqual(lastSettled(lines), 1)
 
         var right = RecordingBuilder()
@@ -99,7 +99,7 @@ final class ReplayOutcomeTests: XCTestCase {
         XCTAssertEqual(events(capped, "release").first?["to"] as? Int, 1, "\(capped)")
         XCTAssertEqual(lastSettled(capped), 1)
 
-        config.maxPagesPerGesture = 2
+        config.gesture.maxPagesPerGesture = 2
         let uncapped = try replay(b)
         XCTAssertEqual(events(uncapped, "release").first?["to"] as? Int, 2)
         XCTAssertEqual(lastSettled(uncapped), 2)
@@ -128,7 +128,7 @@ final class ReplayOutcomeTests: XCTestCase {
         XCTAssertEqual(lastSettled(lines), 1)
         // Halfway, finger 0 has moved 300 px left: so has the strip (card 0 rests at x = 200).
         let mid = try XCTUnwrap(cardZeroX.first { $0.t >= 2.01 })
-        XCTAssertEqual(mid.x, 200 - 300, accuracy: config.touchSlop + 2)
+        XCTAssertEqual(mid.x, 200 - 300, accuracy: config.gesture.touchSlop + 2)
     }
 
     func testRotatedPanelSwipeDownIsASwipeLeft() throws {

@@ -106,8 +106,8 @@ final class WindowTablesTests: LocalZoneTestCase {
             off = "02:00"
             """)
         XCTAssertEqual(result.problems, [])
-        XCTAssertEqual(result.shell.wakeMinutes, 2)
-        XCTAssertEqual(result.shell.screenSchedule, [
+        XCTAssertEqual(result.shell.schedule.wakeMinutes, 2)
+        XCTAssertEqual(result.shell.schedule.screens, [
             WeeklyWindow(days: [1, 2, 3, 4, 5], start: 450, end: 1320),
             WeeklyWindow(days: [6], start: 600, end: 120),
         ])
@@ -156,7 +156,7 @@ final class WindowTablesTests: LocalZoneTestCase {
             "/etc/carouseld/carouseld.conf:10: playlist: brunch.m3u overlaps the [[playlist]] at line 1 (morning.m3u); "
                 + "the first one wins where they overlap",
         ])
-        XCTAssertEqual(result.shell.dayparts.map(\.file), ["morning.m3u", "late.m3u", "brunch.m3u"])
+        XCTAssertEqual(result.shell.schedule.dayparts.map(\.file), ["morning.m3u", "late.m3u", "brunch.m3u"])
     }
 
     func testTheDaypartShownFollowsTheLocalClockAndFallsBackToTheMainPlaylist() throws {

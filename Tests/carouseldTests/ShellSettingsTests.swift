@@ -15,8 +15,8 @@ final class ShellSettingsTests: XCTestCase {
         s.output = ""
         s.mode = "1920by1080"
         s.rotation = 45
-        s.cacheMB = 1
-        s.diskCacheMB = -1
+        s.media.cacheMB = 1
+        s.media.diskCacheMB = -1
         let issues = s.validate()
         XCTAssertEqual(issues.map(\.key), ["rotation", "mode", "output", "cache_mb", "disk_cache_mb"])
         XCTAssertTrue(issues[0].message.contains("45") && issues[0].message.contains("0, 90, 180, 270"))

@@ -10,7 +10,7 @@ import XCTest
 final class StuckTouchTests: XCTestCase {
     private func translator(timeout: Double) -> InputTranslator {
         var settings = ShellSettings()
-        settings.touchTimeout = timeout
+        settings.input.touchTimeout = timeout
         var translator = InputTranslator(settings: settings, screen: Size(width: 800, height: 480), announceDevices: false)
         _ = translator.translate([.added(device: 1, name: "Panel", capabilities: .touch)])
         return translator

@@ -13,14 +13,14 @@ final class WallClockSyncTests: XCTestCase {
     func testSyncKeysAreReadFromStringsAndTOMLDateTimes() {
         let quoted = parse("sync = \"wallclock\"\nepoch = \"2026-01-01T06:30:00+01:00\"\nsync_resume = 12\n")
         XCTAssertEqual(quoted.problems, [])
-        XCTAssertEqual(quoted.shell.sync, .wallclock)
-        XCTAssertEqual(quoted.shell.epoch, 1_767_245_400)
-        XCTAssertEqual(quoted.shell.syncResume, 12)
+        XCTAssertEqual(quoted.shell.sync.mode, .wallclock)
+        XCTAssertEqual(quoted.shell.sync.epoch, 1_767_245_400)
+        XCTAssertEqual(quoted.shell.sync.resume, 12)
         let native = parse("epoch = 2026-01-01T05:30:00Z\n")
         XCTAssertEqual(native.problems, [])
-        XCTAssertEqual(native.shell.epoch, 1_767_245_400)
-        XCTAssertEqual(ShellSettings().sync, .off)
-        XCTAssertEqual(ShellSettings().epoch, 946_684_800, "2000-01-01T00:00:00Z")
+        XCTAssertEqual(native.shell.sync.epoch, 1_767_245_400)
+        XCTAssertEqual(ShellSettings().sync.mode, .off)
+        XCTAssertEqual(ShellSettings().sync.epoch, 946_684_800, "2000-01-01T00:00:00Z")
     }
 
     func testBadSyncKeysAreNamedWithTheirLine() {
@@ -103,9 +103,9 @@ final class WallClockDriverTests: XCTestCase {
 
     private func shell(resume: Double) -> ShellSettings {
         var shell = ShellSettings()
-        shell.sync = .wallclock
-        shell.epoch = 0
-        shell.syncResume = resume
+        shell.sync.mode = .wallclock
+        shell.sync.epoch = 0
+        shell.sync.resume = resume
         return shell
     }
 

@@ -29,18 +29,18 @@ package struct InputTranslator {
 
     package init(settings: ShellSettings, screen: Size, announceDevices: Bool = true) {
         mapping = PanelMapping(screen: screen, rotation: settings.rotation)
-        use = (settings.touch, settings.keyboard, settings.pointer)
+        use = (settings.input.touch, settings.input.keyboard, settings.input.pointer)
         pointer = PointerFinger(mapping: mapping)
         announce = announceDevices
-        stuck = StuckTouches(timeout: settings.touchTimeout)
+        stuck = StuckTouches(timeout: settings.input.touchTimeout)
     }
 
     /// A reloaded config or a new screen size: new rotation, size and switches; the devices stay.
     package mutating func reconfigure(settings: ShellSettings, screen: Size) {
         mapping = PanelMapping(screen: screen, rotation: settings.rotation)
-        use = (settings.touch, settings.keyboard, settings.pointer)
+        use = (settings.input.touch, settings.input.keyboard, settings.input.pointer)
         pointer = PointerFinger(mapping: mapping)
-        stuck.timeout = settings.touchTimeout
+        stuck.timeout = settings.input.touchTimeout
     }
 
     private func say(_ message: String, notice: Bool = false) {

@@ -43,8 +43,8 @@ package final class InputSource {
             throw InputError(description: "input: libinput_udev_create_context failed")
         }
         libinput_log_set_handler(libinput.pointer, libinputLogHandler)
-        if libinput_udev_assign_seat(libinput.pointer, settings.seat) != 0 {
-            throw InputError(description: "input: cannot assign seat \"\(settings.seat)\" (is systemd-udevd running?)")
+        if libinput_udev_assign_seat(libinput.pointer, settings.input.seat) != 0 {
+            throw InputError(description: "input: cannot assign seat \"\(settings.input.seat)\" (is systemd-udevd running?)")
         }
         fd = libinput_get_fd(libinput.pointer)
         self.libinput = libinput
@@ -58,7 +58,7 @@ package final class InputSource {
             translators[0].startupFinished()
         } else {
             for i in translators.indices { translators[i].startupFinished(quiet: true) }
-            if settings.touch && screenOfDevice.isEmpty { Log.notice("no touch device; running as a slideshow") }
+            if settings.input.touch && screenOfDevice.isEmpty { Log.notice("no touch device; running as a slideshow") }
         }
     }
 

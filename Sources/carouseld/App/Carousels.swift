@@ -24,7 +24,7 @@ final class Carousels {
 
     /// Starts following the wall clock, once, at start.
     func startSync(_ shell: ShellSettings, loop: EventLoop) throws {
-        guard shell.sync == .wallclock else { return }
+        guard shell.sync.mode == .wallclock else { return }
         syncs = try groups.map { try WallClockSync(group: $0, shell: shell, loop: loop) }
     }
 

@@ -75,7 +75,7 @@ final class ReloadCoordinator: ReloadTarget {
                 ? ReloadController.index(of: group.items[old].path, in: items, near: old) : nil
             group.swapIn(config: updated.config, shell: loaded.shell, items: items, keepIndex: keep, now: now)
         }
-        if (loaded.shell.sync == .wallclock) == carousels.syncs.isEmpty {
+        if (loaded.shell.sync.mode == .wallclock) == carousels.syncs.isEmpty {
             Log.notice("sync changes take effect when carouseld restarts")
         }
         for sync in carousels.syncs { sync.configure(shell: loaded.shell) }

@@ -59,13 +59,13 @@ final class StatusPublisher {
         let loaded = live.current
         let playlist = operations?.daypartFile.map { loaded.directory + "/" + $0 } ?? loaded.playlistFile ?? loaded.mediaDirectory
         let screen = operations?.screen ?? (on: true, reason: "always")
-        return DaemonStatus(index: first.index, count: first.count, name: first.name, playlist: playlist,
-                            screen: screen.on ? "on" : "off", screenReason: screen.reason,
-                            sync: carousels.syncs.first?.state(now: now), paused: operations?.isPaused ?? false,
-                            generation: generation, configError: live.controller.problems.first,
-                            uptime: ((now - startedAt) * 1000).rounded() / 1000,
-                            frames: carousels.framesPresented, outputs: outputs,
-                            failed: failedCards().nilIfEmpty)
+        return DaemonStatus(
+            showing: .init(index: first.index, count: first.count, name: first.name, playlist: playlist,
+                           outputs: outputs, failed: failedCards().nilIfEmpty),
+            display: .init(screen: screen.on ? "on" : "off", screenReason: screen.reason,
+                           sync: carousels.syncs.first?.state(now: now), paused: operations?.isPaused ?? false),
+            process: .init(generation: generation, configError: live.controller.problems.first,
+                           uptime: ((now - startedAt) * 1000).rounded() / 1000, frames: carousels.framesPresented))
     }
 
     /// "a4.png: truncated PNG data" for each picture whose card could not be made, once each.

@@ -15,7 +15,7 @@ struct Benchmark {
 
     /// The card the daemon makes for this screen with `config`.
     func cardSpec(config: CarouselConfig = CarouselConfig()) -> CardSpec {
-        CardSpec(config: config, maxImagePixels: ShellSettings().maxImagePixels,
+        CardSpec(config: config, maxImagePixels: ShellSettings().media.maxImagePixels,
                  cardWidth: config.cardWidth.resolve(in: viewport.width),
                  cardHeight: config.cardHeight.resolve(in: viewport.height))
     }
@@ -143,7 +143,7 @@ struct Benchmark {
     func decodeFigures(path: String, config: CarouselConfig, runs: Int) throws -> DecodeFigures {
         let opened = try ImageFile.Opened(path)
         let file = try opened.read()
-        let spec = CardSpec(config: config, maxImagePixels: ShellSettings().maxImagePixels,
+        let spec = CardSpec(config: config, maxImagePixels: ShellSettings().media.maxImagePixels,
                             cardWidth: config.cardWidth.resolve(in: viewport.width),
                             cardHeight: config.cardHeight.resolve(in: viewport.height))
         var figures = DecodeFigures()
@@ -192,7 +192,7 @@ struct Benchmark {
         var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
         let delay = UInt32(max(0, slowDecodes) * 1e6)
         let slow: @Sendable (Int, Bool) -> Void = { _, preview in if !preview { usleep(delay) } }
-        let store = ImageStore(paths: paths, spec: cardSpec(config: config), cacheMB: ShellSettings().cacheMB,
+        let store = ImageStore(paths: paths, spec: cardSpec(config: config), cacheMB: ShellSettings().media.cacheMB,
                                beforeDecode: delay > 0 ? slow : nil)
         let compositor = Compositor(config: config, store: store)
         guard let target = PixelImage(width: width, height: height) else { return PagingFigures() }
@@ -228,7 +228,7 @@ struct Benchmark {
         config.interval = 0
         var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
         var shell = ShellSettings()
-        if let cache { shell.diskCacheMB = cache.state.withLock { $0.limitBytes } / 1_048_576 }
+        if let cache { shell.media.diskCacheMB = cache.state.withLock { $0.limitBytes } / 1_048_576 }
         let store = ImageStore(paths: paths, config: config, shell: shell, viewport: viewport, cache: cache)
         let compositor = Compositor(config: config, store: store)
         guard let target = PixelImage(width: width, height: height) else { return nil }

@@ -26,7 +26,7 @@ struct PhotoFacts: Equatable {
 
     /// nil for a file carouseld does not show (not a picture, over the caps).
     init?(path: String) {
-        guard let header = try? ImageDecoder.probe(path: path, maxPixels: ShellSettings().maxImagePixels),
+        guard let header = try? ImageDecoder.probe(path: path, maxPixels: ShellSettings().media.maxImagePixels),
               let prefix = Self.prefix(path, bytes: ImageDecoder.probeBytes) else { return nil }
         width = header.width; height = header.height; upright = header.upright
         switch prefix.withUnsafeBytes({ ImageFormat(signature: $0) }) {

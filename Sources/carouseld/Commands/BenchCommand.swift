@@ -115,7 +115,7 @@ struct BenchCommand: ParsableCommand {
                      bench.width * bench.height * 4, hot * 1e3))
 
         var flat = CarouselConfig()
-        flat.sideScale = 1; flat.sideOpacity = 1; flat.centerScale = 1; flat.centerOpacity = 1
+        flat.emphasis.sideScale = 1; flat.emphasis.sideOpacity = 1; flat.emphasis.centerScale = 1; flat.emphasis.centerOpacity = 1
         let translate = bench.composeTimings(config: flat, paths: Array(paths.prefix(5)), frames: frames)
         report("compose, translate-only frames", translate, target: 1.5)
         let scaled = bench.composeTimings(config: CarouselConfig(), paths: Array(paths.prefix(5)), frames: frames)

@@ -59,7 +59,7 @@ enum ConfigCheck {
     /// The card the daemon would make on `screen`: `card_width`/`card_height` resolved in it,
     /// `fit`, `background` and `max_image_pixels` from the config.
     static func cardSpec(_ config: CarouselConfig, shell: ShellSettings, screen: Size) -> CardSpec {
-        CardSpec(config: config, maxImagePixels: shell.maxImagePixels, cardWidth: config.cardWidth.resolve(in: screen.width),
+        CardSpec(config: config, maxImagePixels: shell.media.maxImagePixels, cardWidth: config.cardWidth.resolve(in: screen.width),
                  cardHeight: config.cardHeight.resolve(in: screen.height))
     }
 

@@ -71,17 +71,19 @@ struct CtlCommand: ParsableCommand {
 
     /// The status for people, one fact a line.
     static func describe(_ status: DaemonStatus) -> [String] {
-        var lines = [status.count == 0 ? "no pictures" : "showing \(status.index)/\(status.count) \(status.name ?? "?")"]
-        lines.append("playlist: \(status.playlist)")
-        lines.append("screen: \(status.screen) (\(status.screenReason))")
-        if let sync = status.sync { lines.append("sync: \(sync)") }
-        if status.paused { lines.append("paused (ctl resume lets it advance again)") }
-        lines.append("config: generation \(status.generation), " + (status.configError.map { "the file on disk is invalid: \($0)" } ?? "valid"))
-        let seconds = Int(status.uptime)
-        lines.append("uptime: \(seconds / 3600)h \(seconds / 60 % 60)m \(seconds % 60)s, \(status.frames) frames drawn")
-        for failure in status.failed ?? [] { lines.append("cannot show: \(failure)") }
-        if status.outputs.count > 1 {
-            for carousel in status.outputs {
+        let (showing, display, process) = (status.showing, status.display, status.process)
+        var lines = [showing.count == 0 ? "no pictures" : "showing \(showing.index)/\(showing.count) \(showing.name ?? "?")"]
+        lines.append("playlist: \(showing.playlist)")
+        lines.append("screen: \(display.screen) (\(display.screenReason))")
+        if let sync = display.sync { lines.append("sync: \(sync)") }
+        if display.paused { lines.append("paused (ctl resume lets it advance again)") }
+        let config = process.configError.map { "the file on disk is invalid: \($0)" } ?? "valid"
+        lines.append("config: generation \(process.generation), " + config)
+        let seconds = Int(process.uptime)
+        lines.append("uptime: \(seconds / 3600)h \(seconds / 60 % 60)m \(seconds % 60)s, \(process.frames) frames drawn")
+        for failure in showing.failed ?? [] { lines.append("cannot show: \(failure)") }
+        if showing.outputs.count > 1 {
+            for carousel in showing.outputs {
                 lines.append("\(carousel.output): showing \(carousel.index)/\(carousel.count) \(carousel.name ?? "?")")
             }
         }

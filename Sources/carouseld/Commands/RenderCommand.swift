@@ -81,13 +81,13 @@ struct RenderCommand: ParsableCommand {
         }
         let playlist = preview.group.playlistOutput.map { loaded.playlist(forOutput: $0) } ?? loaded.playlist
         let usable = Set(OfflineRenderer.usablePaths(playlist.map(\.path),
-                                                     maxPixels: loaded.shell.maxImagePixels, source: loaded.mediaDirectory))
+                                                     maxPixels: loaded.shell.media.maxImagePixels, source: loaded.mediaDirectory))
         let items = playlist.filter { usable.contains($0.path) }
         let touches = try input.map { path throws(TouchScript.Failure) in try TouchScript.load(path) } ?? []
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         var wallClock: (schedule: WallClockSchedule, start: Double)?
         if let now, let start = RFC3339.seconds(now) {
-            guard let schedule = WallClockSchedule(epoch: loaded.shell.epoch, interval: preview.group.config.interval,
+            guard let schedule = WallClockSchedule(epoch: loaded.shell.sync.epoch, interval: preview.group.config.interval,
                                                    itemDurations: items.map(\.duration), itemCount: items.count) else {
                 Log.error("--now: nothing pages by the clock (interval = 0 and no #EXTINF durations)")
                 throw ExitCode.failure

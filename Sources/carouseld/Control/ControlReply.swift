@@ -2,37 +2,66 @@ import CarouselCore
 import FoundationEssentials
 
 /// What the daemon shows and how it runs: the control socket's `status`, and
-/// `/run/carouseld/state.json` for monitoring agents.
+/// `/run/carouseld/state.json` for monitoring agents. Its three parts are written side by side
+/// in one flat JSON object, the schema the man page documents.
 struct DaemonStatus: Codable, Equatable, Sendable {
-    /// The first carousel's picture, 1-based as people count, of `count`.
-    var index: Int
-    var count: Int
-    var name: String?
-    /// The playlist file shown, or the media directory when there is none.
-    var playlist: String
-    /// "on" or "off", and why ("scheduled", "ctl", "touch", "always").
-    var screen: String
-    var screenReason: String
-    /// "synced", "touched (resync in 12 s)", "clock not synchronised"; nil without sync.
-    var sync: String?
-    var paused: Bool
-    /// 1 at start, one more for each reload that changed something.
-    var generation: Int
-    /// The first problem of the config on disk while it is invalid (the old one runs).
-    var configError: String?
-    var uptime: Double
-    var frames: Int
-    /// Every carousel (several with independent screens).
-    var outputs: [Carousel]
-    /// Pictures whose card could not be made, "a4.png: truncated PNG data"; tried again when
-    /// the file changes. Absent when every card could be made.
-    var failed: [String]? = nil
+    var showing: Showing
+    var display: Display
+    var process: Process
+
+    /// What is on screen.
+    struct Showing: Codable, Equatable, Sendable {
+        /// The first carousel's picture, 1-based as people count, of `count`.
+        var index: Int
+        var count: Int
+        var name: String?
+        /// The playlist file shown, or the media directory when there is none.
+        var playlist: String
+        /// Every carousel (several with independent screens).
+        var outputs: [Carousel]
+        /// Pictures whose card could not be made, "a4.png: truncated PNG data"; tried again when
+        /// the file changes. Absent when every card could be made.
+        var failed: [String]? = nil
+    }
+
+    /// Whether the screen is lit and paging.
+    struct Display: Codable, Equatable, Sendable {
+        /// "on" or "off", and why ("scheduled", "ctl", "touch", "always").
+        var screen: String
+        var screenReason: String
+        /// "synced", "touched (resync in 12 s)", "clock not synchronised"; nil without sync.
+        var sync: String?
+        var paused: Bool
+    }
+
+    /// How the daemon runs.
+    struct Process: Codable, Equatable, Sendable {
+        /// 1 at start, one more for each reload that changed something.
+        var generation: Int
+        /// The first problem of the config on disk while it is invalid (the old one runs).
+        var configError: String?
+        var uptime: Double
+        var frames: Int
+    }
 
     struct Carousel: Codable, Equatable, Sendable {
         var output: String
         var index: Int
         var count: Int
         var name: String?
+    }
+
+    init(showing: Showing, display: Display, process: Process) {
+        self.showing = showing; self.display = display; self.process = process
+    }
+
+    // One object: each part writes its keys into the same container.
+    init(from decoder: any Decoder) throws {
+        showing = try Showing(from: decoder); display = try Display(from: decoder); process = try Process(from: decoder)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try showing.encode(to: encoder); try display.encode(to: encoder); try process.encode(to: encoder)
     }
 }
 

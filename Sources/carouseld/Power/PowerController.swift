@@ -15,7 +15,7 @@ final class PowerController {
     var onChange: ((_ on: Bool) -> Void)?
 
     init(shell: ShellSettings, displays: [DisplayOutput], loop: EventLoop) throws {
-        power = ScreenPower(schedule: shell.screenSchedule, wakeMinutes: shell.wakeMinutes)
+        power = ScreenPower(schedule: shell.schedule.screens, wakeMinutes: shell.schedule.wakeMinutes)
         self.displays = displays
         timer = try RealtimeTimer()
         timerWatch = try loop.watch(timer.fd, name: "screen schedule") { [unowned self] in
@@ -26,8 +26,8 @@ final class PowerController {
 
     /// A reload: the new schedule; an override or a wake in force stays.
     func configure(shell: ShellSettings) {
-        power.schedule = shell.screenSchedule
-        power.wakeMinutes = shell.wakeMinutes
+        power.schedule = shell.schedule.screens
+        power.wakeMinutes = shell.schedule.wakeMinutes
         apply()
     }
 

@@ -44,7 +44,7 @@ final class DaypartController {
 
     private func arm() {
         let now = RealtimeTimer.now()
-        guard !loaded.shell.dayparts.isEmpty else { return }
+        guard !loaded.shell.schedule.dayparts.isEmpty else { return }
         let change = LocalTime.nextChange(after: now) { [loaded] in loaded.daypartFile(at: $0) } ?? now + 86_400
         do { try timer.arm(at: min(change, now + 86_400)) } catch { Log.error("arming the daypart timer: \(error)") }
     }

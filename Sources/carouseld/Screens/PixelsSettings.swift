@@ -9,12 +9,12 @@ extension ImageStore {
     convenience init(paths: [String], config: CarouselConfig, shell: ShellSettings = ShellSettings(), viewport: Size,
                      replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil) {
         // A reload may change disk_cache_mb; the shared cache follows the newest settings.
-        cache?.setLimit(megabytes: shell.diskCacheMB)
+        cache?.setLimit(megabytes: shell.media.diskCacheMB)
         self.init(paths: paths,
-                  spec: CardSpec(config: config, maxImagePixels: shell.maxImagePixels,
+                  spec: CardSpec(config: config, maxImagePixels: shell.media.maxImagePixels,
                                  cardWidth: config.cardWidth.resolve(in: viewport.width),
                                  cardHeight: config.cardHeight.resolve(in: viewport.height)),
-                  cacheMB: shell.cacheMB, replacing: previous, cache: cache)
+                  cacheMB: shell.media.cacheMB, replacing: previous, cache: cache)
     }
 
 }
@@ -30,7 +30,7 @@ extension CardCache {
             Log.info("card cache: off (no CACHE_DIRECTORY from systemd and no --cache-dir)")
             return nil
         }
-        return CardCache(directory: directory, megabytes: shell.diskCacheMB)
+        return CardCache(directory: directory, megabytes: shell.media.diskCacheMB)
     }
 
 }

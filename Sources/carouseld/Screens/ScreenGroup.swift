@@ -89,7 +89,7 @@ final class ScreenGroup: DaemonDelegate {
         let viewport = daemon.engine.viewport
         let scales = Set(transforms.map(\.scale))
         var shared = shell
-        shared.cacheMB = max(8, shell.cacheMB / max(1, scales.count))
+        shared.media.cacheMB = max(8, shell.media.cacheMB / max(1, scales.count))
         var next: [Double: ImageStore] = [:]
         for scale in scales {
             let scaled = Size(width: viewport.width * scale, height: viewport.height * scale)

@@ -32,7 +32,7 @@ final class WallClockSync {
         self.wallClock = wallClock
         time = loop.time
         timer = try RealtimeTimer()
-        resumeAfter = shell.syncResume
+        resumeAfter = shell.sync.resume
         timerWatch = try loop.watch(timer.fd, name: "wall clock") { [unowned self] in fired() }
         resumeTimer = loop.timer("sync resume") { [unowned self] now in resume(now: now) }
         configure(shell: shell)
@@ -40,10 +40,10 @@ final class WallClockSync {
 
     /// A new playlist or settings (start, reload): a new schedule, and the screen re-aligned.
     func configure(shell: ShellSettings) {
-        resumeAfter = shell.syncResume
+        resumeAfter = shell.sync.resume
         resumeTimer?.schedule(at: touchedAt.map { $0 + resumeAfter })
         let engine = group.daemon.engine
-        schedule = WallClockSchedule(epoch: shell.epoch, interval: group.config.interval,
+        schedule = WallClockSchedule(epoch: shell.sync.epoch, interval: group.config.interval,
                                      itemDurations: group.items.map(\.duration), itemCount: group.items.count)
         lead = engine.pageSettleDuration
         group.daemon.modifyEngine { $0.setPaused(true, now: time.now()) }

@@ -84,7 +84,7 @@ final class AppTests: XCTestCase {
             try app.waitUntil("the reload") { app.runner.live.isIdle }
             // The decode the reload started (or a retry's) has ended: made, or failed.
             for store in group.allStores { store.waitUntilLoaded(indices: [3]) }
-            let failed = app.control(.status).status?.failed ?? []
+            let failed = app.control(.status).status?.showing.failed ?? []
             if failed.contains(where: { $0.hasPrefix("a4.png: truncated") }) { failures += 1 }
         }
         XCTAssertEqual(group.items.count, 4)
@@ -93,7 +93,7 @@ final class AppTests: XCTestCase {
         XCTAssertEqual(app.control(.goto(.number(4))).showing, "showing 4/4 a4.png")
         try app.advance(1.5)
         try app.waitUntil("a4.png on screen") { app.centreColour() == Self.yellow }
-        XCTAssertNil(app.control(.status).status?.failed)
+        XCTAssertNil(app.control(.status).status?.showing.failed)
     }
 
     /// The same copy through one open descriptor (cp, dd): the reload waits for the close, so

@@ -192,7 +192,7 @@ final class CardCacheTests: XCTestCase {
         }
         // The daemon's store decodes as without a cache.
         var settings = ShellSettings()
-        settings.diskCacheMB = 16
+        settings.media.diskCacheMB = 16
         let store = ImageStore(paths: [photo], spec: spec,
                                cache: CardCache.forDaemon(directory: photo + "/cache", shell: settings))
         store.waitUntilLoaded(indices: [0])

@@ -12,7 +12,7 @@ final class CompositorShortcutTests: XCTestCase {
 
     var config: CarouselConfig {
         var c = CarouselConfig()
-        c.dots = false
+        c.dots.shown = false
         return c
     }
 

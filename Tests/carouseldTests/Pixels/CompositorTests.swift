@@ -13,7 +13,7 @@ final class CompositorTests: XCTestCase {
 
     var config: CarouselConfig {
         var c = CarouselConfig()
-        c.dotSize = 8; c.dotSpacing = 8; c.dotsMargin = 16
+        c.dots.size = 8; c.dots.spacing = 8; c.dots.margin = 16
         return c
     }
 
@@ -127,7 +127,7 @@ final class CompositorTests: XCTestCase {
 
     func testDotsHiddenWhenDisabledOrNoImages() {
         var noDots = config
-        noDots.dots = false
+        noDots.dots.shown = false
         let hidden = render(layout([card(1, x: 80)]), config: noDots)
         assertColour(hidden.pixel(x: 160, y: 164), background, "dots = false")
         let empty = render(layout([], selected: 0, items: 0))
@@ -140,7 +140,7 @@ final class CompositorTests: XCTestCase {
 
     func testDotsTopPositionAndWindowForLongPlaylists() {
         var top = config
-        top.dotsPosition = .top
+        top.dots.position = .top
         let frame = render(layout([card(1, x: 80)]), config: top)
         assertColour(frame.pixel(x: 160, y: 16), 0xFFFFFF, "active dot at the top")
         // 300 pages do not fit 320 px: a window of dots around the selected page, centred.
@@ -171,7 +171,7 @@ final class CompositorTests: XCTestCase {
         let scene = FrameLayout(viewport: Size(width: 2000, height: 400), cards: [narrow, wide], selectedIndex: 0,
                                 itemCount: 2, pageCount: 2, selectedPage: 0, isMoving: false)
         var noDots = config
-        noDots.dots = false
+        noDots.dots.shown = false
         let compositor = Compositor(config: noDots, store: source)
         let frame = PixelImage(width: 2000, height: 400)!
         XCTAssertTrue(compositor.compose(scene, into: frame.buffer))

@@ -30,7 +30,7 @@ final class GoldenImageTests: XCTestCase {
             try TestPictures.write(TestPictures.webp(TestPictures.stripes([0x30A050, 0xF0F0F0], width: 200, height: 300)), "\(dir)/c.webp"),
         ]
         var config = CarouselConfig()
-        config.dotSize = 8; config.dotSpacing = 8; config.dotsMargin = 12
+        config.dots.size = 8; config.dots.spacing = 8; config.dots.margin = 12
         let store = ImageStore(paths: paths, config: config, viewport: Size(width: 320, height: 180))
         let cards = [
             CardLayout(index: 2, x: -110, y: 35, width: 160, height: 100, scale: 0.9, opacity: 0.7),

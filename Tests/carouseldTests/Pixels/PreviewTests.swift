@@ -178,10 +178,10 @@ final class PreviewTests: XCTestCase {
         paths += paths // 16 cards
         var config = CarouselConfig()
         config.interval = 0
-        config.maxPagesPerGesture = 5
+        config.gesture.maxPagesPerGesture = 5
         let viewport = Size(width: 640, height: 360)
         var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
-        let spec = CardSpec(config: config, maxImagePixels: ShellSettings().maxImagePixels,
+        let spec = CardSpec(config: config, maxImagePixels: ShellSettings().media.maxImagePixels,
                             cardWidth: config.cardWidth.resolve(in: viewport.width),
                             cardHeight: config.cardHeight.resolve(in: viewport.height))
         let held = ImageStore(paths: paths, spec: spec, beforeDecode: decodes.hook)
