@@ -62,15 +62,18 @@ final class RecordingRenderer: FrameRenderer {
     func invalidate() { invalidations += 1 }
 }
 
+/// Every test moves the loop's clock itself: nothing reads the real one, nothing sleeps.
 final class DaemonPacingTests: XCTestCase {
+    private let time = ManualTime(1000)
+
     private func makeDaemon(items: Int = 3, interval: Double = 0) throws -> (Daemon, FakeOutput, RecordingRenderer, EventLoop) {
         var config = CarouselConfig()
         config.interval = interval
-        let loop = try EventLoop()
+        let loop = try EventLoop(time: time)
         let output = FakeOutput()
         let renderer = RecordingRenderer()
         let engine = CarouselEngine(config: config, itemCount: items, viewport: Size(width: 1, height: 1),
-                                    now: MonotonicClock.now())
+                                    now: time.now())
         let daemon = try Daemon(engine: engine, output: output, renderer: renderer, loop: loop)
         return (daemon, output, renderer, loop)
     }
@@ -88,10 +91,10 @@ final class DaemonPacingTests: XCTestCase {
         renderer.coarseDraws = 1
         daemon.start()
         XCTAssertEqual(renderer.layouts.count, 1)
-        output.completeFlip(at: MonotonicClock.now())
+        output.completeFlip(at: time.now())
         XCTAssertEqual(renderer.layouts.count, 2, "the same layout is drawn again after a coarse frame")
         XCTAssertEqual(renderer.layouts.first, renderer.layouts.last)
-        output.completeFlip(at: MonotonicClock.now() + 0.02)
+        output.completeFlip(at: time.now() + 0.02)
         XCTAssertEqual(renderer.layouts.count, 2, "a fine frame of an unchanged layout is not drawn again")
     }
 
@@ -111,8 +114,10 @@ final class DaemonPacingTests: XCTestCase {
     func testSettledMeansNoMoreFramesAndNoWakeups() throws {
         let (daemon, output, _, loop) = try makeDaemon(interval: 0)   // no auto-advance: nothing may wake the loop
         daemon.start()
-        output.completeFlip(at: MonotonicClock.now())
-        XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 150), 0)
+        output.completeFlip(at: time.now())
+        XCTAssertNil(loop.nextDeadline, "no timer is armed")
+        time.advance(by: 3600)
+        XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 0), 0)
         XCTAssertEqual(output.presents, 1)
     }
 
@@ -123,7 +128,7 @@ final class DaemonPacingTests: XCTestCase {
         daemon.setNeedsRedraw()
         try loop.runOnce(timeoutMilliseconds: 0)
         XCTAssertEqual(output.presents, 1, "a second flip was queued while one was pending")
-        output.completeFlip(at: MonotonicClock.now())
+        output.completeFlip(at: time.now())
         XCTAssertEqual(output.presents, 2)
         XCTAssertEqual(renderer.layouts.count, 2)
         XCTAssertEqual(output.presentsWhilePending, 0)
@@ -132,7 +137,7 @@ final class DaemonPacingTests: XCTestCase {
     func testAnUnchangedLayoutIsNotCommittedAgain() throws {
         let (daemon, output, _, loop) = try makeDaemon()
         daemon.start()
-        output.completeFlip(at: MonotonicClock.now())
+        output.completeFlip(at: time.now())
         daemon.wake()
         try loop.runOnce(timeoutMilliseconds: 0)
         XCTAssertEqual(output.presents, 1)
@@ -141,7 +146,7 @@ final class DaemonPacingTests: XCTestCase {
     func testNothingIsDrawnWhileTheScreenIsGoneAndAllOfItWhenItReturns() throws {
         let (daemon, output, renderer, loop) = try makeDaemon()
         daemon.start()
-        output.completeFlip(at: MonotonicClock.now())
+        output.completeFlip(at: time.now())
         output.changeScreen(to: nil)
         daemon.setNeedsRedraw()
         try loop.runOnce(timeoutMilliseconds: 0)
@@ -158,7 +163,7 @@ final class DaemonPacingTests: XCTestCase {
     func testWhileMovingEachFlipBringsExactlyOneFrameUntilSettled() throws {
         let (daemon, output, renderer, loop) = try makeDaemon()
         daemon.start()
-        var t = MonotonicClock.now()
+        var t = time.now()
         output.completeFlip(at: t)
         daemon.updateEngine { $0.page(by: 1, now: t) }
         try loop.runOnce(timeoutMilliseconds: 0)
@@ -183,28 +188,34 @@ final class DaemonPacingTests: XCTestCase {
     func testFlipsFasterThanTheRefreshAreHeldBackToIt() throws {
         let (daemon, output, _, loop) = try makeDaemon()
         daemon.start()
-        let t = MonotonicClock.now()
+        let t = time.now()
         output.completeFlip(at: t)
         daemon.updateEngine { $0.page(by: 1, now: t) }
         try loop.runOnce(timeoutMilliseconds: 0)
         XCTAssertEqual(output.presents, 2)
         output.completeFlip(at: t + 0.001)   // a virtual GPU: done at once
         XCTAssertEqual(output.presents, 2, "the next frame waits for the refresh period")
-        let start = MonotonicClock.now()
-        while output.presents == 2 && MonotonicClock.now() - start < 1 { try loop.runOnce(timeoutMilliseconds: 100) }
+        let start = time.now()
+        while output.presents == 2 && time.now() - start < 1 {
+            time.advance(by: 0.001)
+            try loop.runOnce(timeoutMilliseconds: 0)
+        }
         XCTAssertEqual(output.presents, 3)
-        XCTAssertGreaterThanOrEqual(MonotonicClock.now(), t + 1.0 / 60)
+        XCTAssertEqual(time.now(), t + 1.0 / 60, accuracy: 0.0015, "drawn at the next refresh, not before, not much after")
     }
 
     func testAutoAdvanceWakesTheLoopAtItsDeadline() throws {
         let (daemon, output, renderer, loop) = try makeDaemon(interval: 0.2)
         daemon.start()
-        output.completeFlip(at: MonotonicClock.now())
-        let start = MonotonicClock.now()
-        while output.presents == 1 && MonotonicClock.now() - start < 2 { try loop.runOnce(timeoutMilliseconds: 500) }
+        let start = time.now()
+        output.completeFlip(at: start)
+        while output.presents == 1 && time.now() - start < 2 {
+            time.advance(by: 0.01)
+            try loop.runOnce(timeoutMilliseconds: 0)
+        }
         XCTAssertEqual(output.presents, 2)
-        XCTAssertGreaterThanOrEqual(MonotonicClock.now() - start, 0.1)
-        var t = MonotonicClock.now()
+        XCTAssertEqual(time.now() - start, 0.2, accuracy: 0.015, "the page turns at the interval's end")
+        var t = time.now()
         while output.pending { t += 1.0 / 60; output.completeFlip(at: t) }
         XCTAssertEqual(renderer.layouts.last?.selectedIndex, 1)
     }
@@ -288,7 +299,7 @@ final class DaemonPacingTests: XCTestCase {
         daemon.start()
         daemon.setNeedsRedraw()        // e.g. a picture decoded in the same turn as SIGTERM
         daemon.stop()
-        output.completeFlip(at: MonotonicClock.now())
+        output.completeFlip(at: time.now())
         try loop.runOnce(timeoutMilliseconds: 0)
         XCTAssertEqual(output.presents, 1)
     }
@@ -296,14 +307,16 @@ final class DaemonPacingTests: XCTestCase {
 
 /// Several screens showing one carousel (mirror, span).
 final class DaemonScreensPacingTests: XCTestCase {
+    private let time = ManualTime(1000)
+
     private func makeDaemon() throws -> (Daemon, [FakeOutput], [RecordingRenderer], EventLoop) {
-        let loop = try EventLoop()
+        let loop = try EventLoop(time: time)
         let outputs = [FakeOutput(), FakeOutput()]
         let renderers = [RecordingRenderer(), RecordingRenderer()]
         var config = CarouselConfig()
         config.interval = 0
         let engine = CarouselEngine(config: config, itemCount: 3, viewport: Size(width: 1, height: 1),
-                                    now: MonotonicClock.now())
+                                    now: time.now())
         let views = zip(outputs, renderers).map { ScreenView(output: $0, renderer: $1) }
         return (try Daemon(engine: engine, views: views, loop: loop), outputs, renderers, loop)
     }
@@ -311,7 +324,7 @@ final class DaemonScreensPacingTests: XCTestCase {
     func testEveryScreenShowsTheLayoutOfTheSameInstant() throws {
         let (daemon, outputs, renderers, loop) = try makeDaemon()
         daemon.start()
-        var t = MonotonicClock.now()
+        var t = time.now()
         outputs[0].completeFlip(at: t)
         outputs[1].completeFlip(at: t + 0.004)
         daemon.updateEngine { $0.page(by: 1, now: t) }
@@ -328,7 +341,7 @@ final class DaemonScreensPacingTests: XCTestCase {
     func testASlowScreenNeverHoldsTheLeaderUp() throws {
         let (daemon, outputs, renderers, loop) = try makeDaemon()
         daemon.start()
-        var t = MonotonicClock.now()
+        var t = time.now()
         outputs[0].completeFlip(at: t)
         daemon.updateEngine { $0.page(by: 1, now: t) }
         try loop.runOnce(timeoutMilliseconds: 0)
@@ -347,7 +360,7 @@ final class DaemonScreensPacingTests: XCTestCase {
     func testALeaderThatStopsFlippingHandsThePaceToTheTimer() throws {
         let (daemon, outputs, renderers, loop) = try makeDaemon()
         daemon.start()
-        let t = MonotonicClock.now()
+        let t = time.now()
         outputs[0].completeFlip(at: t)
         outputs[1].completeFlip(at: t)
         daemon.updateEngine { $0.page(by: 1, now: t) }
@@ -355,10 +368,11 @@ final class DaemonScreensPacingTests: XCTestCase {
         let before = renderers[1].layouts.count
         outputs[1].completeFlip(at: t + 0.001)
         // The leader's flip never completes (its screen went dark): the other screen still moves.
-        let start = MonotonicClock.now()
-        while renderers[1].layouts.count < before + 2 && MonotonicClock.now() - start < 2 {
-            try loop.runOnce(timeoutMilliseconds: 100)
-            if outputs[1].pending { outputs[1].completeFlip(at: MonotonicClock.now()) }
+        let start = time.now()
+        while renderers[1].layouts.count < before + 2 && time.now() - start < 2 {
+            time.advance(by: 0.005)
+            try loop.runOnce(timeoutMilliseconds: 0)
+            if outputs[1].pending { outputs[1].completeFlip(at: time.now()) }
         }
         XCTAssertGreaterThanOrEqual(renderers[1].layouts.count, before + 2)
     }
