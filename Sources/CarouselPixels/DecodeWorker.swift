@@ -144,9 +144,9 @@ package final class DecodeWorker: @unchecked Sendable {
         }
     }
 
-    /// Blocks until every wanted preview is decoded (or has its full card, or failed): the
-    /// benchmark waits so, as during auto-advance's interval, before it times frames.
-    package func waitUntilPreviewsLoaded() {
+    /// Blocks until nothing wanted is left to decode (every wanted card and preview is made or
+    /// failed): the benchmark waits so, as during auto-advance's interval, before it times frames.
+    package func waitUntilIdle() {
         condition.lock(); defer { condition.unlock() }
         while !stopping, nextJob() != nil { condition.wait() }
     }

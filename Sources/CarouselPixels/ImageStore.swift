@@ -118,8 +118,11 @@ package final class ImageStore: CardSource, @unchecked Sendable {
     package func waitUntilPrefetched(for layout: FrameLayout) {
         let wanted = want(layout, direction: motion.value).wanted
         worker.waitUntilLoaded(wanted)
-        worker.waitUntilPreviewsLoaded()
+        worker.waitUntilIdle()
     }
+
+    /// Blocks until the worker has nothing left to decode for what it was last asked (tests).
+    package func waitUntilIdle() { worker.waitUntilIdle() }
 
     /// Blocks until `indices` are decoded (or failed) at the current card size.
     package func waitUntilLoaded(indices: [Int]) {

@@ -81,6 +81,8 @@ final class WallClockSyncTests: XCTestCase {
 
 /// The daemon's sync driver on a real event loop, with a wall clock the test sets.
 final class WallClockDriverTests: XCTestCase {
+    /// The loop's clock: the tests move it.
+    private let time = ManualTime(1000)
     private var wall = 1000.0   // item 0 of 5 × 5 s from epoch 0
     /// Set: the clock is stepped to this right after its next read.
     private var stepAfterNextRead: Double?
@@ -98,7 +100,7 @@ final class WallClockDriverTests: XCTestCase {
         let items = (1...5).map { PlaylistItem(path: "\(dir)/slide\($0).png") }
         return try ScreenGroup(plan: ScreenPlan.Group(name: "", screens: [0], config: config), layout: .mirror,
                                outputs: [FakeOutput()], rotations: [0], config: config, shell: ShellSettings(),
-                               items: items, loop: loop, now: MonotonicClock.now())
+                               items: items, loop: loop, now: time.now())
     }
 
     private func shell(resume: Double) -> ShellSettings {
@@ -110,25 +112,29 @@ final class WallClockDriverTests: XCTestCase {
     }
 
     func testATouchLeavesTheClockAndNoTouchForSyncResumeAnimatesBack() throws {
-        let loop = try EventLoop()
+        let loop = try EventLoop(time: time)
         let group = try makeGroup(loop: loop)
         let sync = try WallClockSync(group: group, shell: shell(resume: 0.3), loop: loop) { [unowned self] in wall }
         XCTAssertEqual(group.daemon.engine.selectedIndex, 0)
         XCTAssertTrue(group.daemon.engine.isPaused, "the clock pages, not the engine's countdown")
-        sync.touched(now: MonotonicClock.now())
-        group.daemon.updateEngine { $0.page(by: 1, now: MonotonicClock.now()) }   // the finger's page
+        sync.touched(now: time.now())
+        group.daemon.updateEngine { $0.page(by: 1, now: time.now()) }   // the finger's page
         wall = 1012   // the clock moved on to item 2 meanwhile
-        XCTAssertTrue(sync.state(now: MonotonicClock.now()).hasPrefix("touched (resync in "))
+        XCTAssertTrue(sync.state(now: time.now()).hasPrefix("touched (resync in "))
         XCTAssertEqual(group.daemon.engine.selectedIndex, 1, "touched: the clock does not take over")
-        let start = MonotonicClock.now()
-        while sync.touchedAt != nil && MonotonicClock.now() - start < 3 { try loop.runOnce(timeoutMilliseconds: 50) }
+        let start = time.now()
+        while sync.touchedAt != nil && time.now() - start < 3 {
+            time.advance(by: 0.05)
+            try loop.runOnce(timeoutMilliseconds: 0)
+        }
         XCTAssertNil(sync.touchedAt, "back in sync after sync_resume")
+        XCTAssertEqual(time.now() - start, 0.3, accuracy: 0.051, "at sync_resume, not later")
         XCTAssertEqual(group.daemon.engine.selectedIndex, 2)
         XCTAssertTrue(group.daemon.engine.isMoving, "it animates back to the clock's picture")
     }
 
     func testAClockSteppedBetweenTheReadAndTheArmIsNoticed() throws {
-        let loop = try EventLoop()
+        let loop = try EventLoop(time: time)
         let group = try makeGroup(loop: loop)
         let sync = try WallClockSync(group: group, shell: shell(resume: 30), loop: loop) { [unowned self] in readWall() }
         XCTAssertEqual(group.daemon.engine.selectedIndex, 0)
@@ -139,7 +145,7 @@ final class WallClockDriverTests: XCTestCase {
     }
 
     func testASteppedClockCutsToItsPictureWhenFarAndAnimatesWhenOneAway() throws {
-        let loop = try EventLoop()
+        let loop = try EventLoop(time: time)
         let group = try makeGroup(loop: loop)
         let sync = try WallClockSync(group: group, shell: shell(resume: 30), loop: loop) { [unowned self] in wall }
         wall = 1017   // three pictures on

@@ -14,10 +14,12 @@ final class DecodeRetireTests: XCTestCase {
         // 60 megapixels: libpng inflates every row, so the decode takes a while.
         let path = try TestPictures.writePNG(TestPictures.solid(0x3060D0, width: 7746, height: 7746), "\(dir)/huge.png")
         let results = ResultCounter()
-        let worker = DecodeWorker(paths: [path], spec: CardSpec(width: 320, height: 180)) { results.add() }
+        let decoding = DispatchSemaphore(value: 0)
+        let worker = DecodeWorker(paths: [path], spec: CardSpec(width: 320, height: 180),
+                                  beforeDecode: { _, _ in decoding.signal() }) { results.add() }
         worker.start()
         _ = worker.want([0], spec: CardSpec(width: 320, height: 180), visible: [0])
-        usleep(100_000)  // the decode is under way
+        XCTAssertEqual(decoding.wait(timeout: .now() + 10), .success, "the decode is under way")
 
         let t0 = Stopwatch.now()
         worker.stop()

@@ -141,7 +141,7 @@ final class PreviewTests: XCTestCase {
         decodes.firstGate.signal()
         // Not waitUntilPrefetched: blocking on cards puts their full decodes first.
         XCTAssertNotNil(waitFor(store) { decodes.log.count >= 12 && store.previewCount == paths.count })
-        usleep(50_000) // nothing more
+        store.waitUntilIdle() // and nothing more is decoded
         let log = decodes.log.map { "\($0.index)\($0.preview ? "p" : "")" }
         // At rest: selected 3, neighbours 2 and 4, the next card forward 5. Behind (down) first.
         XCTAssertEqual(log, ["4p", "3p", "2p", "5p", "3", "1p", "0p", "6p", "2", "4", "5", "7p"])
