@@ -18,8 +18,12 @@ package final class WaylandBackend: Backend {
         }
         plan = .single(shell, config: config, backendName: DisplayBackend.wayland.rawValue)
         window = try WaylandOutput(connection: try WaylandConnection(), settings: shell)
-        window.onFailure = { [unowned self] error in onEnd?(.failed(error)) }
-        window.onClose = { [unowned self] in onEnd?(.closed) }
+        window.onEnd = { [unowned self] end in
+            switch end {
+            case .closed: onEnd?(.closed)
+            case .failed(let error): onEnd?(.failed(error))
+            }
+        }
         window.seat?.onActions = { [unowned self] actions in sink?.receive(actions.map { (group: 0, action: $0) }) }
     }
 

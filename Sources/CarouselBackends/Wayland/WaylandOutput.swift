@@ -18,36 +18,19 @@ import Glibc
 package final class WaylandOutput: DisplayOutput {
     package let connection: WaylandConnection
     package let seat: WaylandSeat?
-    private var surface: OpaquePointer?
-    private var xdgSurface: OpaquePointer?
-    private var toplevel: OpaquePointer?
-    private var inhibitor: OpaquePointer?
-    /// The size of the last toplevel configure, applied when its xdg_surface configure is acked.
-    private var configuredSize: (width: Int32, height: Int32)?
+    private var window: WindowObjects
+    private var configured = ConfigureState()
     package private(set) var size: Size?
-    private var buffers: [ShmBuffer] = []
-    /// Buffers of an old size the compositor still holds: freed once it lets go.
-    private var retired: [ShmBuffer] = []
-    private var lastCommitted: ShmBuffer?
-    private var frameCallback: OpaquePointer?
-    /// wp_presentation's time for the latest presented commit, used by the next frame callback.
-    private var presentedAt: Double?
-    private var clock = WaylandClock()
-    private weak var loop: EventLoop?
-    private var connectionWatch: Watch?
-    /// Requests made, for the "settled means silent" figures.
-    package private(set) var commits = 0
-    package private(set) var frameCallbacksRequested = 0
-    /// Frames that came out the same as the one on screen, and were not committed.
-    package private(set) var unchangedFrames = 0
-    package static let maxBuffers = 3
+    private var pool = ShmBufferPool()
+    private var feedback = FrameFeedback()
+    private var attachment = LoopAttachment()
+    private var counters = WaylandCounters()
 
     package var onPresented: ((Double) -> Void)?
     package var onScreenChanged: (() -> Void)?
-    /// The compositor went away or broke the protocol: the daemon ends (systemd restarts it).
-    package var onFailure: ((DisplayError) -> Void)?
-    /// The compositor asked the window to close.
-    package var onClose: (() -> Void)?
+    /// The window ends: closed by the compositor, or the compositor went away or broke the
+    /// protocol (the daemon ends; systemd restarts it).
+    package var onEnd: ((WindowEnd) -> Void)?
 
     package init(connection: WaylandConnection, settings: ShellSettings, screenForInput: Size = Size(width: 1280, height: 720))
         throws(DisplayError) {
@@ -58,7 +41,7 @@ package final class WaylandOutput: DisplayOutput {
               let toplevel = xdg_surface_get_toplevel(xdgSurface) else {
             throw .compositor("cannot create a surface on the compositor at \(connection.socketName)")
         }
-        self.surface = surface; self.xdgSurface = xdgSurface; self.toplevel = toplevel
+        window = WindowObjects(surface: surface, xdgSurface: xdgSurface, toplevel: toplevel)
         seat = connection.seat.map { WaylandSeat(proxy: $0, settings: settings, screen: screenForInput) }
         xdg_surface_add_listener(xdgSurface, Self.xdgSurfaceListener, listenerData(self))
         xdg_toplevel_add_listener(toplevel, Self.toplevelListener, listenerData(self))
@@ -66,7 +49,7 @@ package final class WaylandOutput: DisplayOutput {
         xdg_toplevel_set_title(toplevel, "carouseld")
         xdg_toplevel_set_fullscreen(toplevel, nil)
         if let manager = connection.idleInhibitManager {
-            inhibitor = zwp_idle_inhibit_manager_v1_create_inhibitor(manager, surface)
+            window.inhibitor = zwp_idle_inhibit_manager_v1_create_inhibitor(manager, surface)
         } else {
             Log.notice("wayland: the compositor offers no zwp_idle_inhibit_manager_v1; "
                        + "its own idle settings decide whether the screen blanks")
@@ -81,8 +64,7 @@ package final class WaylandOutput: DisplayOutput {
             + (connection.presentation == nil ? "" : ", presentation-time")
     }
     package var canPresent: Bool {
-        size != nil && surface != nil && frameCallback == nil
-            && (buffers.contains { !$0.held } || buffers.count < Self.maxBuffers)
+        size != nil && window.surface != nil && feedback.callback == nil && pool.hasRoom
     }
     package var refreshInterval: Double {
         guard let mhz = connection.currentMode?.millihertz, mhz > 0 else { return 1.0 / 60 }
@@ -91,19 +73,20 @@ package final class WaylandOutput: DisplayOutput {
     package var devicePath: String { connection.socketName }
     package var isFirmwareFramebuffer: Bool { false }
     package var statistics: String? {
-        "wayland commits \(commits), frame callbacks \(frameCallbacksRequested), unchanged frames not committed \(unchangedFrames)"
+        "wayland commits \(counters.commits), frame callbacks \(counters.frameCallbacks), "
+            + "unchanged frames not committed \(counters.unchangedFrames)"
     }
 
     package func attach(to loop: EventLoop) throws {
-        self.loop = loop
-        connectionWatch = try loop.watch(connection.fd, name: "Wayland") { [unowned self] in
+        attachment.loop = loop
+        attachment.watch = try loop.watch(connection.fd, name: "Wayland") { [unowned self] in
             do throws(DisplayError) {
                 try connection.dispatch()
                 seat?.flushUnframed()
-                retired.removeAll { !$0.held }
+                pool.freeReleased()
             } catch {
-                connectionWatch = nil
-                onFailure?(error)
+                attachment.watch = nil
+                onEnd?(.failed(error))
             }
         }
         // Configures that arrived during start-up's round trip.
@@ -111,105 +94,109 @@ package final class WaylandOutput: DisplayOutput {
     }
 
     package func detach() {
-        connectionWatch = nil
+        attachment.watch = nil
         onPresented = nil; onScreenChanged = nil
     }
 
     package func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
-        guard let surface, let size, frameCallback == nil else {
+        guard let surface = window.surface, let size, feedback.callback == nil else {
             throw .unsupported("present called while \(size == nil ? "not configured" : "a frame is pending")")
         }
-        let buffer = try freeBuffer(width: Int(size.width), height: Int(size.height))
+        let buffer = try pool.free(shm: connection.shm, width: Int(size.width), height: Int(size.height))
         draw(buffer.pixels)
         var damage = FrameDamage.Rect(x: 0, y: 0, width: buffer.width, height: buffer.height)
-        if let previous = lastCommitted, previous !== buffer, previous.width == buffer.width, previous.height == buffer.height {
+        if let previous = pool.lastCommitted, previous !== buffer, previous.width == buffer.width, previous.height == buffer.height {
             guard let changed = FrameDamage.changed(previous.pixels, buffer.pixels) else {
                 // The same picture as on screen: nothing to commit. A commit without damage
                 // would get no frame callback from wlroots (it repaints nothing), and the next
                 // frame would wait forever; the frame is "presented" now instead.
-                unchangedFrames += 1
-                loop?.post { [weak self] in self?.onPresented?(MonotonicClock.now()) }
+                counters.unchangedFrames += 1
+                attachment.loop?.post { [weak self] in self?.onPresented?(MonotonicClock.now()) }
                 return
             }
             damage = changed
         }
+        if configured.atCommit < configured.acked { describeGeometry(surface, width: buffer.width, height: buffer.height) }
         wl_surface_attach(surface, buffer.proxy, 0, 0)
         wl_surface_damage_buffer(surface, Int32(damage.x), Int32(damage.y), Int32(damage.width), Int32(damage.height))
-        frameCallback = wl_surface_frame(surface)
-        frameCallbacksRequested += 1
-        if let frameCallback { wl_callback_add_listener(frameCallback, Self.frameListener, listenerData(self)) }
-        if let presentation = connection.presentation, let feedback = wp_presentation_feedback(presentation, surface) {
-            wp_presentation_feedback_add_listener(feedback, Self.feedbackListener, listenerData(self))
+        feedback.callback = wl_surface_frame(surface)
+        counters.frameCallbacks += 1
+        if let callback = feedback.callback { wl_callback_add_listener(callback, Self.frameListener, listenerData(self)) }
+        if let presentation = connection.presentation, let presented = wp_presentation_feedback(presentation, surface) {
+            wp_presentation_feedback_add_listener(presented, Self.feedbackListener, listenerData(self))
         }
         wl_surface_commit(surface)
-        commits += 1
+        configured.atCommit = configured.acked
+        if counters.commits == 0 { Log.info("wayland: first frame committed, \(buffer.width)x\(buffer.height)") }
+        counters.commits += 1
         buffer.held = true
-        lastCommitted = buffer
+        pool.lastCommitted = buffer
         try connection.flush()
+    }
+
+    /// Says, with the first frame after each configure, that the whole surface is the window
+    /// and opaque (compositors skip what is under it).
+    private func describeGeometry(_ surface: OpaquePointer, width: Int, height: Int) {
+        if let xdgSurface = window.xdgSurface { xdg_surface_set_window_geometry(xdgSurface, 0, 0, Int32(width), Int32(height)) }
+        guard let compositor = connection.compositor, let region = wl_compositor_create_region(compositor) else { return }
+        wl_region_add(region, 0, 0, Int32(width), Int32(height))
+        wl_surface_set_opaque_region(surface, region)
+        wl_region_destroy(region)
     }
 
     /// Takes the surface off the screen: the compositor shows what is under it.
     package func restore() {
-        if let inhibitor { zwp_idle_inhibitor_v1_destroy(inhibitor) }
-        if let frameCallback { wl_callback_destroy(frameCallback) }
-        if let toplevel { xdg_toplevel_destroy(toplevel) }
-        if let xdgSurface { xdg_surface_destroy(xdgSurface) }
-        if let surface { wl_surface_destroy(surface) }
-        inhibitor = nil; frameCallback = nil; toplevel = nil; xdgSurface = nil; surface = nil
+        if let callback = feedback.callback { wl_callback_destroy(callback) }
+        feedback.callback = nil
+        window.destroy()
         try? connection.flush()
-    }
-
-    /// A buffer the compositor does not hold, at the current size: a free one, else a new one.
-    private func freeBuffer(width: Int, height: Int) throws(DisplayError) -> ShmBuffer {
-        if let free = buffers.first(where: { !$0.held }) { return free }
-        guard let shm = connection.shm else { throw .compositor("no wl_shm") }
-        let buffer = try ShmBuffer(shm: shm, width: width, height: height)
-        buffers.append(buffer)
-        if buffers.count == Self.maxBuffers { Log.debug("wayland: both buffers held by the compositor; a third one") }
-        return buffer
     }
 
     // MARK: - Events
 
     private func configure(serial: UInt32) {
-        guard let xdgSurface else { return }
+        guard let xdgSurface = window.xdgSurface else { return }
         xdg_surface_ack_configure(xdgSurface, serial)
-        let requested = configuredSize ?? (0, 0)
+        configured.acked += 1
+        // Every configure (the first map, fullscreen, a new size or state) is answered with a
+        // whole frame: cage shows nothing of a surface mapped before its fullscreen configure
+        // until the whole surface is committed again.
+        pool.lastCommitted = nil
+        let requested = configured.size
         // 0 means "your choice": the output's current mode, as a fullscreen client would pick.
         let fallback = connection.currentMode
         let width = Int(requested.width > 0 ? requested.width : fallback?.width ?? 1280)
         let height = Int(requested.height > 0 ? requested.height : fallback?.height ?? 720)
         let newSize = Size(width: Double(width), height: Double(height))
-        guard newSize != size else { return }
+        guard newSize != size else {
+            if attachment.loop != nil, feedback.callback == nil { onScreenChanged?() }
+            return
+        }
         if let size { Log.info("wayland: resized from \(Int(size.width))x\(Int(size.height)) to \(width)x\(height)") }
         size = newSize
-        retired += buffers.filter(\.held)
-        buffers.removeAll()
-        lastCommitted = nil
-        if loop != nil { onScreenChanged?() }
+        pool.retireAll()
+        if attachment.loop != nil { onScreenChanged?() }
     }
 
     private func frameDone(ms: UInt32) {
-        if let frameCallback { wl_callback_destroy(frameCallback) }
-        frameCallback = nil
-        let now = MonotonicClock.now()
-        let time = presentedAt.map { min($0, now) } ?? clock.seconds(ms: ms, now: now)
-        presentedAt = nil
-        onPresented?(time)
+        let time = feedback.frameDone(ms: ms, now: MonotonicClock.now())
+        // A frame committed before the latest configure was shown in the old state: the frame
+        // for the new one is drawn now, and only its callback counts as on screen.
+        if configured.atCommit < configured.acked { onScreenChanged?() } else { onPresented?(time) }
     }
 
     private func presented(seconds: UInt64, nanoseconds: UInt32) {
         // Only CLOCK_MONOTONIC times are the daemon's clock; others are left to the callback.
         guard connection.presentationClock == CLOCK_MONOTONIC else { return }
-        presentedAt = Double(seconds) + Double(nanoseconds) / 1e9
+        feedback.presentedAt = Double(seconds) + Double(nanoseconds) / 1e9
     }
 
     nonisolated(unsafe) private static let xdgSurfaceListener = listenerTable(xdg_surface_listener(
         configure: { data, _, serial in listenerOwner(data, as: WaylandOutput.self)?.configure(serial: serial) }))
 
     nonisolated(unsafe) private static let toplevelListener = listenerTable(xdg_toplevel_listener(
-        configure: { data, _, width, height, _ in listenerOwner(data, as: WaylandOutput.self)?.configuredSize = (width, height) },
-        close: { data, _ in listenerOwner(data, as: WaylandOutput.self)?.onClose?() },
+        configure: { data, _, width, height, _ in listenerOwner(data, as: WaylandOutput.self)?.configured.size = (width, height) },
+        close: { data, _ in listenerOwner(data, as: WaylandOutput.self)?.onEnd?(.closed) },
         configure_bounds: { _, _, _, _ in },
         wm_capabilities: { _, _, _ in }))
 
@@ -224,4 +211,57 @@ package final class WaylandOutput: DisplayOutput {
             wp_presentation_feedback_destroy(feedback)
         },
         discarded: { _, feedback in wp_presentation_feedback_destroy(feedback) }))
+}
+
+/// The size of the last toplevel configure, applied when its xdg_surface configure is acked,
+/// and the configures acked so far and when the pending frame was committed: a frame
+/// committed before the latest configure is not what the compositor now shows.
+private struct ConfigureState {
+    var size: (width: Int32, height: Int32) = (0, 0)
+    var acked = 0
+    var atCommit = 0
+}
+
+/// The window's protocol objects, destroyed together when the window goes.
+private struct WindowObjects {
+    var surface: OpaquePointer?
+    var xdgSurface: OpaquePointer?
+    var toplevel: OpaquePointer?
+    var inhibitor: OpaquePointer?
+
+    mutating func destroy() {
+        if let inhibitor { zwp_idle_inhibitor_v1_destroy(inhibitor) }
+        if let toplevel { xdg_toplevel_destroy(toplevel) }
+        if let xdgSurface { xdg_surface_destroy(xdgSurface) }
+        if let surface { wl_surface_destroy(surface) }
+        self = WindowObjects()
+    }
+}
+
+/// The pending frame callback, and when the compositor showed the latest commit.
+private struct FrameFeedback {
+    var callback: OpaquePointer?
+    /// wp_presentation's time for the latest presented commit, used by the next frame callback.
+    var presentedAt: Double?
+    private var clock = WaylandClock()
+
+    /// The callback is done: when its frame was shown, on the monotonic clock.
+    mutating func frameDone(ms: UInt32, now: Double) -> Double {
+        if let callback { wl_callback_destroy(callback) }
+        callback = nil
+        defer { presentedAt = nil }
+        return presentedAt.map { min($0, now) } ?? clock.seconds(ms: ms, now: now)
+    }
+}
+
+/// The loop the window is attached to, and its watch on the connection.
+private struct LoopAttachment {
+    weak var loop: EventLoop?
+    var watch: Watch?
+}
+
+/// How a window ends: closed by the compositor, or the compositor lost.
+package enum WindowEnd {
+    case closed
+    case failed(DisplayError)
 }

@@ -150,7 +150,7 @@ struct BenchCommand: ParsableCommand {
     /// Composing into three memfd-backed frames taken in turn, as the Wayland output draws into
     /// its wl_shm buffers, and finding each frame's damage rectangle against the one before.
     private func waylandSection(_ bench: Benchmark, paths: [String]) throws {
-        let frames = try (0..<WaylandOutput.maxBuffers).map { _ throws(DisplayError) in
+        let frames = try (0..<ShmBufferPool.maxBuffers).map { _ throws(DisplayError) in
             try SharedMemory(width: bench.width, height: bench.height)
         }
         let figures = bench.composeTimings(config: CarouselConfig(), paths: paths, frames: self.frames,
