@@ -12,6 +12,10 @@ import Glibc
 ///
 /// - Nothing is drawn before the first configure is acked; every configured size is honoured
 ///   (0x0, "choose yourself", takes the output's current mode).
+/// - Drawn at physical pixels: at output scale N the buffer is N times the configured (logical)
+///   size with `wl_surface.set_buffer_scale(N)`, so a 4K panel at scale 2 gets a 3840x2160
+///   picture, not an upscaled 1920x1080 one. N is the largest scale of the outputs the surface
+///   is on (before the compositor says, of all its outputs); `size` is in physical pixels.
 /// - Buffers: two, and a third only while both are held by the compositor. Each commit damages
 ///   only the rectangle that differs from the frame before (`FrameDamage`).
 /// - Input comes from the seat (`WaylandSeat`), on the same connection.
@@ -43,6 +47,9 @@ package final class WaylandOutput: DisplayOutput {
         }
         window = WindowObjects(surface: surface, xdgSurface: xdgSurface, toplevel: toplevel)
         seat = connection.seat.map { WaylandSeat(proxy: $0, settings: settings, screen: screenForInput) }
+        configured.scale = connection.outputs.map(\.scale).max() ?? 1
+        seat?.scale = Double(configured.scale)
+        wl_surface_add_listener(surface, Self.surfaceListener, listenerData(self))
         xdg_surface_add_listener(xdgSurface, Self.xdgSurfaceListener, listenerData(self))
         xdg_toplevel_add_listener(toplevel, Self.toplevelListener, listenerData(self))
         xdg_toplevel_set_app_id(toplevel, "carouseld")
@@ -61,6 +68,7 @@ package final class WaylandOutput: DisplayOutput {
 
     package var summary: String {
         "wayland \(connection.socketName) " + (size.map { "\(Int($0.width))x\(Int($0.height))" } ?? "(not configured yet)")
+            + (configured.scale == 1 ? "" : " at scale \(configured.scale)")
             + (connection.presentation == nil ? "" : ", presentation-time")
     }
     package var canPresent: Bool {
@@ -116,7 +124,12 @@ package final class WaylandOutput: DisplayOutput {
             }
             damage = changed
         }
-        if configured.atCommit < configured.acked { describeGeometry(surface, width: buffer.width, height: buffer.height) }
+        if configured.atCommit < configured.acked || configured.committedScale != configured.scale {
+            wl_surface_set_buffer_scale(surface, configured.scale)
+            configured.committedScale = configured.scale
+            let scale = Int(configured.scale)
+            describeGeometry(surface, width: buffer.width / scale, height: buffer.height / scale)
+        }
         wl_surface_attach(surface, buffer.proxy, 0, 0)
         wl_surface_damage_buffer(surface, Int32(damage.x), Int32(damage.y), Int32(damage.width), Int32(damage.height))
         feedback.callback = wl_surface_frame(surface)
@@ -135,7 +148,7 @@ package final class WaylandOutput: DisplayOutput {
     }
 
     /// Says, with the first frame after each configure, that the whole surface is the window
-    /// and opaque (compositors skip what is under it).
+    /// and opaque (compositors skip what is under it). In surface (logical) coordinates.
     private func describeGeometry(_ surface: OpaquePointer, width: Int, height: Int) {
         if let xdgSurface = window.xdgSurface { xdg_surface_set_window_geometry(xdgSurface, 0, 0, Int32(width), Int32(height)) }
         guard let compositor = connection.compositor, let region = wl_compositor_create_region(compositor) else { return }
@@ -162,11 +175,19 @@ package final class WaylandOutput: DisplayOutput {
         // whole frame: cage shows nothing of a surface mapped before its fullscreen configure
         // until the whole surface is committed again.
         pool.lastCommitted = nil
+        resize()
+    }
+
+    /// The buffer size for the configured size at the current scale; a new size retires the
+    /// buffers and asks for a frame, the same size asks for a whole frame.
+    private func resize() {
         let requested = configured.size
-        // 0 means "your choice": the output's current mode, as a fullscreen client would pick.
+        // 0 means "your choice": the output's logical size, as a fullscreen client would pick.
+        let scale = Int(configured.scale)
         let fallback = connection.currentMode
-        let width = Int(requested.width > 0 ? requested.width : fallback?.width ?? 1280)
-        let height = Int(requested.height > 0 ? requested.height : fallback?.height ?? 720)
+        let logicalWidth = requested.width > 0 ? Int(requested.width) : Int(fallback?.width ?? 1280) / scale
+        let logicalHeight = requested.height > 0 ? Int(requested.height) : Int(fallback?.height ?? 720) / scale
+        let width = logicalWidth * scale, height = logicalHeight * scale
         let newSize = Size(width: Double(width), height: Double(height))
         guard newSize != size else {
             if attachment.loop != nil, feedback.callback == nil { onScreenChanged?() }
@@ -176,6 +197,20 @@ package final class WaylandOutput: DisplayOutput {
         size = newSize
         pool.retireAll()
         if attachment.loop != nil { onScreenChanged?() }
+    }
+
+    /// The surface entered or left an output: its scale may change, and with it the buffer.
+    private func outputsChanged(entered output: OpaquePointer?, left: OpaquePointer? = nil) {
+        if let output { configured.entered.append(output) }
+        if let left { configured.entered.removeAll { $0 == left } }
+        let scales = connection.outputs.filter { configured.entered.contains($0.proxy) }.map(\.scale)
+        let scale = max(1, scales.max() ?? configured.scale)
+        guard scale != configured.scale else { return }
+        Log.info("wayland: output scale \(scale): drawing at \(scale)x the logical size")
+        configured.scale = scale
+        seat?.scale = Double(scale)
+        pool.lastCommitted = nil
+        if size != nil { resize() }
     }
 
     private func frameDone(ms: UInt32) {
@@ -190,6 +225,10 @@ package final class WaylandOutput: DisplayOutput {
         guard connection.presentationClock == CLOCK_MONOTONIC else { return }
         feedback.presentedAt = Double(seconds) + Double(nanoseconds) / 1e9
     }
+
+    nonisolated(unsafe) private static let surfaceListener = listenerTable(wl_surface_listener(
+        enter: { data, _, output in listenerOwner(data, as: WaylandOutput.self)?.outputsChanged(entered: output) },
+        leave: { data, _, output in listenerOwner(data, as: WaylandOutput.self)?.outputsChanged(entered: nil, left: output) }))
 
     nonisolated(unsafe) private static let xdgSurfaceListener = listenerTable(xdg_surface_listener(
         configure: { data, _, serial in listenerOwner(data, as: WaylandOutput.self)?.configure(serial: serial) }))
@@ -215,11 +254,15 @@ package final class WaylandOutput: DisplayOutput {
 
 /// The size of the last toplevel configure, applied when its xdg_surface configure is acked,
 /// and the configures acked so far and when the pending frame was committed: a frame
-/// committed before the latest configure is not what the compositor now shows.
+/// committed before the latest configure is not what the compositor now shows. With them the
+/// outputs the surface is on, the buffer scale they ask for and the one last committed.
 private struct ConfigureState {
     var size: (width: Int32, height: Int32) = (0, 0)
     var acked = 0
     var atCommit = 0
+    var entered: [OpaquePointer] = []
+    var scale: Int32 = 1
+    var committedScale: Int32 = 1
 }
 
 /// The window's protocol objects, destroyed together when the window goes.

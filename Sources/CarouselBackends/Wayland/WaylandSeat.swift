@@ -18,6 +18,9 @@ package final class WaylandSeat {
     /// Touch (or pointer) changes waiting for their frame event.
     private var pendingTouch: [DeviceEvent] = []
     private var pendingPointer: [DeviceEvent] = []
+    /// Buffer pixels per surface unit: positions arrive in surface (logical) coordinates and
+    /// the carousel is drawn at physical pixels.
+    package var scale = 1.0
     /// What the engine must do, in order: the daemon applies it.
     package var onActions: (([InputAction]) -> Void)?
 
@@ -99,7 +102,7 @@ package final class WaylandSeat {
     nonisolated(unsafe) private static let touchListener = listenerTable(wl_touch_listener(
         down: { data, _, _, ms, _, id, x, y in
             guard let seat = listenerOwner(data, as: WaylandSeat.self) else { return }
-            seat.pendingTouch.append(seat.events.touchDown(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y),
+            seat.pendingTouch.append(seat.events.touchDown(id: id, x: wl_fixed_to_double(x) * seat.scale, y: wl_fixed_to_double(y) * seat.scale,
                                                            ms: ms, now: MonotonicClock.now()))
         },
         up: { data, _, _, ms, id in
@@ -108,7 +111,7 @@ package final class WaylandSeat {
         },
         motion: { data, _, ms, id, x, y in
             guard let seat = listenerOwner(data, as: WaylandSeat.self) else { return }
-            seat.pendingTouch.append(seat.events.touchMotion(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y),
+            seat.pendingTouch.append(seat.events.touchMotion(id: id, x: wl_fixed_to_double(x) * seat.scale, y: wl_fixed_to_double(y) * seat.scale,
                                                              ms: ms, now: MonotonicClock.now()))
         },
         frame: { data, _ in
@@ -128,13 +131,13 @@ package final class WaylandSeat {
     nonisolated(unsafe) private static let pointerListener = listenerTable(wl_pointer_listener(
         enter: { data, _, _, _, x, y in
             guard let seat = listenerOwner(data, as: WaylandSeat.self) else { return }
-            seat.pointerEvent(seat.events.pointerEnter(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y),
+            seat.pointerEvent(seat.events.pointerEnter(x: wl_fixed_to_double(x) * seat.scale, y: wl_fixed_to_double(y) * seat.scale,
                                                        now: MonotonicClock.now()))
         },
         leave: { _, _, _, _ in },
         motion: { data, _, ms, x, y in
             guard let seat = listenerOwner(data, as: WaylandSeat.self) else { return }
-            seat.pointerEvent(seat.events.pointerMotion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y),
+            seat.pointerEvent(seat.events.pointerMotion(x: wl_fixed_to_double(x) * seat.scale, y: wl_fixed_to_double(y) * seat.scale,
                                                         ms: ms, now: MonotonicClock.now()))
         },
         button: { data, _, _, ms, button, state in
