@@ -13,17 +13,7 @@
 # Closes with "wayland-first: N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-if [ "$(id -u)" = 0 ]; then
-  id carouseld-test >/dev/null 2>&1 || useradd --system --no-create-home carouseld-test
-  # cage starts Xwayland, which refuses an X socket directory that root does not own.
-  mkdir -p /tmp/.X11-unix && chown root:root /tmp/.X11-unix && chmod 1777 /tmp/.X11-unix
-  work=$(mktemp -d /tmp/carouseld-wayland.XXXXXX); chmod 755 "$work"
-  cp "$1" "$work/carouseld"; cp -r "$here" "$work/tests"; cp -r "$here/../config" "$work/config"
-  chown -R carouseld-test "$work"
-  runuser -u carouseld-test -- "$work/tests/wayland/first-picture.sh" "$work/carouseld" "$work/out"; rc=$?
-  mkdir -p "$2"; cp -r "$work/out/." "$2/" 2>/dev/null; rm -rf "$work"
-  exit $rc
-fi
+source "$here/wayland/as-test-user.sh"; as_test_user "$@"
 bin=$(realpath "$1"); out=$(realpath -m "$2")
 imgcmp() { /usr/bin/python3 "$here/vm/imgcmp.py" "$@"; }
 rm -rf "$out"; mkdir -p "$out"

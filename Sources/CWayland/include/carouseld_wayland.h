@@ -1,9 +1,12 @@
 // Why this target exists: libwayland-client from Debian, plus the client code of the protocols
 // carouseld speaks (xdg-shell, presentation-time, viewporter, idle-inhibit, xdg-output), which
-// the WaylandScanner plugin generates from wayland-protocols' XML at build time.
+// the WaylandScanner plugin generates from wayland-protocols' XML at build time; and
+// libxkbcommon, which reads the keymap the compositor (or a virtual keyboard) sends.
 #ifndef CAROUSELD_WAYLAND_H
 #define CAROUSELD_WAYLAND_H
 #include <wayland-client.h>
+#include <xkbcommon/xkbcommon.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/memfd.h>

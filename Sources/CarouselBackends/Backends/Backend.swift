@@ -77,7 +77,7 @@ extension ScreenPlan {
     /// One screen, whatever the tables say: for backends that show one window or framebuffer.
     package static func single(_ shell: ShellSettings, config: CarouselConfig, backendName: String) -> ScreenPlan {
         if !shell.outputs.isEmpty {
-            Log.warning("[[output]] tables are for KMS screens; the \(backendName) backend shows one screen")
+            Log.warning("[[output]] tables name KMS or Wayland outputs; the \(backendName) backend shows one screen")
         }
         var single = shell
         single.outputs = []

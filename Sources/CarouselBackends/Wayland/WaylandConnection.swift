@@ -15,7 +15,12 @@ package final class WaylandOutputInfo {
     /// xdg-output's logical size (after scale and transform).
     package var logicalSize: (Int32, Int32)?
 
-    package init(proxy: OpaquePointer, globalName: UInt32) { self.proxy = proxy; self.globalName = globalName }
+    /// The connection that bound it, told when the output's description is complete.
+    fileprivate weak var connection: WaylandConnection?
+
+    init(proxy: OpaquePointer, globalName: UInt32, connection: WaylandConnection) {
+        self.proxy = proxy; self.globalName = globalName; self.connection = connection
+    }
 
     /// "HDMI-A-1 (make model): 1920x1080@60.000 current preferred, scale 1, logical 1920x1080"
     package var lines: [String] {
@@ -36,17 +41,21 @@ package final class WaylandConnection {
     package let display: OpaquePointer
     /// Where the connection went (WAYLAND_DISPLAY or WAYLAND_SOCKET), for messages.
     package let socketName: String
-    package private(set) var compositor: OpaquePointer?
-    package private(set) var shm: OpaquePointer?
-    package private(set) var wmBase: OpaquePointer?
-    package private(set) var seat: OpaquePointer?
-    package private(set) var presentation: OpaquePointer?
-    package private(set) var idleInhibitManager: OpaquePointer?
-    package private(set) var outputManager: OpaquePointer?
+    private var globals = Globals()
     package private(set) var outputs: [WaylandOutputInfo] = []
     /// The clock of wp_presentation's timestamps (CLOCK_MONOTONIC on every compositor seen).
     package fileprivate(set) var presentationClock: Int32?
     private var registry: OpaquePointer?
+    /// An output came (once its name is known), changed, or went, after start-up.
+    package var onOutputsChanged: (() -> Void)?
+
+    package var compositor: OpaquePointer? { globals.compositor }
+    package var shm: OpaquePointer? { globals.shm }
+    package var wmBase: OpaquePointer? { globals.wmBase }
+    package var seat: OpaquePointer? { globals.seat }
+    package var presentation: OpaquePointer? { globals.presentation }
+    package var idleInhibitManager: OpaquePointer? { globals.idleInhibitManager }
+    package var outputManager: OpaquePointer? { globals.outputManager }
 
     /// Is a compositor named in the environment (`--backend auto` then picks Wayland)?
     package static var isOffered: Bool { getenv("WAYLAND_DISPLAY") != nil || getenv("WAYLAND_SOCKET") != nil }
@@ -68,12 +77,7 @@ package final class WaylandConnection {
                               + "carouseld needs a desktop-style compositor (cage, weston, labwc, sway)")
         }
         // Output details (modes, xdg-output names) arrive in a second round.
-        if let outputManager {
-            for output in outputs {
-                let xdg = zxdg_output_manager_v1_get_xdg_output(outputManager, output.proxy)
-                zxdg_output_v1_add_listener(xdg, Self.xdgOutputListener, listenerData(output))
-            }
-        }
+        for output in outputs { describe(output) }
         guard wl_display_roundtrip(display) >= 0 else { throw failure() }
     }
 
@@ -132,24 +136,41 @@ package final class WaylandConnection {
               let bound = wl_registry_bind(registry, name, interface, min(version, offered)) else { return }
         let proxy = OpaquePointer(bound)
         switch interfaceName {
-        case "wl_compositor": compositor = proxy
-        case "wl_shm": shm = proxy
+        case "wl_compositor": globals.compositor = proxy
+        case "wl_shm": globals.shm = proxy
         case "xdg_wm_base":
-            wmBase = proxy
+            globals.wmBase = proxy
             xdg_wm_base_add_listener(proxy, Self.wmBaseListener, nil)
         case "wl_seat":
-            if seat == nil { seat = proxy } else { wl_proxy_destroy(proxy) }  // the first seat is the one
+            if globals.seat == nil { globals.seat = proxy } else { wl_proxy_destroy(proxy) }  // the first seat is the one
         case "wp_presentation":
-            presentation = proxy
+            globals.presentation = proxy
             wp_presentation_add_listener(proxy, Self.presentationListener, listenerData(self))
-        case "zwp_idle_inhibit_manager_v1": idleInhibitManager = proxy
-        case "zxdg_output_manager_v1": outputManager = proxy
+        case "zwp_idle_inhibit_manager_v1": globals.idleInhibitManager = proxy
+        case "zxdg_output_manager_v1": globals.outputManager = proxy
         case "wl_output":
-            let info = WaylandOutputInfo(proxy: proxy, globalName: name)
+            let info = WaylandOutputInfo(proxy: proxy, globalName: name, connection: self)
             outputs.append(info)
             wl_output_add_listener(proxy, Self.outputListener, listenerData(info))
+            // At start-up the names are asked for in a second round (xdg-output's manager may
+            // come later in the registry); an output plugged in later is asked at once.
+            if onOutputsChanged != nil { describe(info) }
         default: wl_proxy_destroy(proxy)
         }
+    }
+
+    /// Asks xdg-output for the output's name and logical size (wl_output 4 also names it).
+    private func describe(_ output: WaylandOutputInfo) {
+        guard let outputManager, let xdg = zxdg_output_manager_v1_get_xdg_output(outputManager, output.proxy) else { return }
+        zxdg_output_v1_add_listener(xdg, Self.xdgOutputListener, listenerData(output))
+    }
+
+    private func outputRemoved(globalName: UInt32) {
+        guard let gone = outputs.first(where: { $0.globalName == globalName }) else { return }
+        outputs.removeAll { $0 === gone }
+        Log.info("wayland: output \(gone.name ?? "wl_output \(globalName)") went away")
+        onOutputsChanged?()
+        wl_output_destroy(gone.proxy)
     }
 
     nonisolated(unsafe) private static let registryListener = listenerTable(wl_registry_listener(
@@ -158,7 +179,7 @@ package final class WaylandConnection {
             connection.bind(name, String(cString: interface), version: version)
         },
         global_remove: { data, _, name in
-            listenerOwner(data, as: WaylandConnection.self)?.outputs.removeAll { $0.globalName == name }
+            listenerOwner(data, as: WaylandConnection.self)?.outputRemoved(globalName: name)
         }))
 
     /// Answers the compositor's pings, or it would call carouseld unresponsive.
@@ -179,7 +200,10 @@ package final class WaylandConnection {
             info.modes.append((width, height, refresh, flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0,
                                flags & WL_OUTPUT_MODE_PREFERRED.rawValue != 0))
         },
-        done: { _, _ in },
+        done: { data, _ in
+            guard let info = listenerOwner(data, as: WaylandOutputInfo.self) else { return }
+            info.connection?.onOutputsChanged?()
+        },
         scale: { data, _, factor in listenerOwner(data, as: WaylandOutputInfo.self)?.scale = factor },
         name: { data, _, name in
             guard let info = listenerOwner(data, as: WaylandOutputInfo.self), info.name == nil else { return }
@@ -193,4 +217,15 @@ package final class WaylandConnection {
         done: { _, _ in },
         name: { data, _, name in listenerOwner(data, as: WaylandOutputInfo.self)?.name = name.map { String(cString: $0) } },
         description: { _, _, _ in }))
+}
+
+/// The globals carouseld binds (the first seat only).
+private struct Globals {
+    var compositor: OpaquePointer?
+    var shm: OpaquePointer?
+    var wmBase: OpaquePointer?
+    var seat: OpaquePointer?
+    var presentation: OpaquePointer?
+    var idleInhibitManager: OpaquePointer?
+    var outputManager: OpaquePointer?
 }

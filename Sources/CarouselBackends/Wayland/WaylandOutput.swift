@@ -18,11 +18,11 @@ import Glibc
 ///   is on (before the compositor says, of all its outputs); `size` is in physical pixels.
 /// - Buffers: two, and a third only while both are held by the compositor. Each commit damages
 ///   only the rectangle that differs from the frame before (`FrameDamage`).
-/// - Input comes from the seat (`WaylandSeat`), on the same connection.
+/// - One window per screen: fullscreen on the named `wl_output`, or on the compositor's choice.
+///   Input comes from the seat (`WaylandSeat`, the backend's), on the same connection.
 package final class WaylandOutput: DisplayOutput {
     package let connection: WaylandConnection
-    package let seat: WaylandSeat?
-    private var window: WindowObjects
+    private var window = WindowObjects()
     private var configured = ConfigureState()
     package private(set) var size: Size?
     private var pool = ShmBufferPool()
@@ -35,39 +35,91 @@ package final class WaylandOutput: DisplayOutput {
     /// The window ends: closed by the compositor, or the compositor went away or broke the
     /// protocol (the daemon ends; systemd restarts it).
     package var onEnd: ((WindowEnd) -> Void)?
+    /// The buffer scale changed (the seat scales positions by it).
+    package var onScaleChanged: ((Double) -> Void)?
 
-    package init(connection: WaylandConnection, settings: ShellSettings, screenForInput: Size = Size(width: 1280, height: 720))
-        throws(DisplayError) {
+    /// `output`: the wl_output to be fullscreen on; nil lets the compositor choose. One window
+    /// per connection reads it (`watchesConnection`); the others' events arrive through it.
+    /// `named` without `output`: the compositor has no such output yet; the screen waits for it.
+    package init(connection: WaylandConnection, output: WaylandOutputInfo? = nil, named: String? = nil,
+                 watchesConnection: Bool = true) throws(DisplayError) {
         self.connection = connection
+        attachment.watchesConnection = watchesConnection
+        window.outputName = named ?? output?.name
+        if let named, output == nil {
+            Log.notice("wayland: the compositor has no output \(named) yet (it has "
+                       + "\(connection.outputs.compactMap(\.name).joined(separator: ", "))); its screen waits for it")
+            return
+        }
+        try open(on: output)
+        try connection.roundtrip()
+    }
+
+    /// Creates the surface and its fullscreen toplevel, and asks for the first configure.
+    private func open(on output: WaylandOutputInfo?) throws(DisplayError) {
         guard let compositor = connection.compositor, let wmBase = connection.wmBase,
               let surface = wl_compositor_create_surface(compositor),
               let xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, surface),
               let toplevel = xdg_surface_get_toplevel(xdgSurface) else {
             throw .compositor("cannot create a surface on the compositor at \(connection.socketName)")
         }
-        window = WindowObjects(surface: surface, xdgSurface: xdgSurface, toplevel: toplevel)
-        seat = connection.seat.map { WaylandSeat(proxy: $0, settings: settings, screen: screenForInput) }
-        configured.scale = connection.outputs.map(\.scale).max() ?? 1
-        seat?.scale = Double(configured.scale)
+        window = WindowObjects(surface: surface, xdgSurface: xdgSurface, toplevel: toplevel,
+                               outputName: output?.name ?? window.outputName, output: output?.proxy)
+        configured = ConfigureState()
+        configured.scale = output?.scale ?? connection.outputs.map(\.scale).max() ?? 1
         wl_surface_add_listener(surface, Self.surfaceListener, listenerData(self))
         xdg_surface_add_listener(xdgSurface, Self.xdgSurfaceListener, listenerData(self))
         xdg_toplevel_add_listener(toplevel, Self.toplevelListener, listenerData(self))
         xdg_toplevel_set_app_id(toplevel, "carouseld")
         xdg_toplevel_set_title(toplevel, "carouseld")
-        xdg_toplevel_set_fullscreen(toplevel, nil)
+        xdg_toplevel_set_fullscreen(toplevel, output?.proxy)
         if let manager = connection.idleInhibitManager {
             window.inhibitor = zwp_idle_inhibit_manager_v1_create_inhibitor(manager, surface)
-        } else {
+        } else if output == nil || counters.commits == 0 {
             Log.notice("wayland: the compositor offers no zwp_idle_inhibit_manager_v1; "
                        + "its own idle settings decide whether the screen blanks")
         }
         // The first commit, with no buffer, asks for the first configure.
         wl_surface_commit(surface)
-        try connection.roundtrip()
+    }
+
+    /// The named output this window is fullscreen on, as the compositor has it now: gone, the
+    /// window goes too and the screen is dark (as an unplugged KMS screen, waited for); back,
+    /// a new window goes fullscreen on it. True when the window changed (a new surface).
+    package func follow(_ output: WaylandOutputInfo?) -> Bool {
+        guard let name = window.outputName else { return false }
+        var changed = false
+        if window.surface != nil, let current = window.output, output?.proxy != current {
+            Log.notice("wayland: \(name) went away; its screen waits for it")
+            close()
+            changed = true
+        }
+        if window.surface == nil, let output {
+            do throws(DisplayError) {
+                try open(on: output)
+                try connection.flush()
+                Log.notice("wayland: \(name) is there: fullscreen on it")
+            } catch {
+                onEnd?(.failed(error))
+            }
+            changed = true
+        }
+        if changed { onScreenChanged?() }
+        return changed
+    }
+
+    /// Destroys the window and drops its buffers; `size` is nil until a new window is configured.
+    private func close() {
+        if let callback = feedback.callback { wl_callback_destroy(callback) }
+        feedback.callback = nil
+        window.destroy()
+        pool = ShmBufferPool()
+        size = nil
+        try? connection.flush()
     }
 
     package var summary: String {
-        "wayland \(connection.socketName) " + (size.map { "\(Int($0.width))x\(Int($0.height))" } ?? "(not configured yet)")
+        "wayland \(connection.socketName) " + (window.outputName.map { "\($0) " } ?? "") + (size.map { "\(Int($0.width))x\(Int($0.height))" } ?? "(not configured yet)")
             + (configured.scale == 1 ? "" : " at scale \(configured.scale)")
             + (connection.presentation == nil ? "" : ", presentation-time")
     }
@@ -79,22 +131,33 @@ package final class WaylandOutput: DisplayOutput {
         return 1000 / Double(mhz)
     }
     package var devicePath: String { connection.socketName }
+    /// The surface, for the seat to tell which window a touch is on.
+    package var surface: OpaquePointer? { window.surface }
+    /// Buffer pixels per surface unit.
+    package var bufferScale: Double { Double(configured.scale) }
     package var isFirmwareFramebuffer: Bool { false }
     package var statistics: String? {
         "wayland commits \(counters.commits), frame callbacks \(counters.frameCallbacks), "
             + "unchanged frames not committed \(counters.unchangedFrames)"
     }
 
+    /// What to do after each read of the connection (the seat's unframed touches).
+    package var afterDispatch: (() -> Void)? {
+        get { attachment.afterDispatch }
+        set { attachment.afterDispatch = newValue }
+    }
+
     package func attach(to loop: EventLoop) throws {
         attachment.loop = loop
-        attachment.watch = try loop.watch(connection.fd, name: "Wayland") { [unowned self] in
-            do throws(DisplayError) {
-                try connection.dispatch()
-                seat?.flushUnframed()
-                pool.freeReleased()
-            } catch {
-                attachment.watch = nil
-                onEnd?(.failed(error))
+        if attachment.watchesConnection {
+            attachment.watch = try loop.watch(connection.fd, name: "Wayland") { [unowned self] in
+                do throws(DisplayError) {
+                    try connection.dispatch()
+                    attachment.afterDispatch?()
+                } catch {
+                    attachment.watch = nil
+                    onEnd?(.failed(error))
+                }
             }
         }
         // Configures that arrived during start-up's round trip.
@@ -110,6 +173,7 @@ package final class WaylandOutput: DisplayOutput {
         guard let surface = window.surface, let size, feedback.callback == nil else {
             throw .unsupported("present called while \(size == nil ? "not configured" : "a frame is pending")")
         }
+        pool.freeReleased()
         let buffer = try pool.free(shm: connection.shm, width: Int(size.width), height: Int(size.height))
         draw(buffer.pixels)
         var damage = FrameDamage.Rect(x: 0, y: 0, width: buffer.width, height: buffer.height)
@@ -128,7 +192,7 @@ package final class WaylandOutput: DisplayOutput {
             wl_surface_set_buffer_scale(surface, configured.scale)
             configured.committedScale = configured.scale
             let scale = Int(configured.scale)
-            describeGeometry(surface, width: buffer.width / scale, height: buffer.height / scale)
+            window.describeGeometry(compositor: connection.compositor, width: buffer.width / scale, height: buffer.height / scale)
         }
         wl_surface_attach(surface, buffer.proxy, 0, 0)
         wl_surface_damage_buffer(surface, Int32(damage.x), Int32(damage.y), Int32(damage.width), Int32(damage.height))
@@ -147,23 +211,8 @@ package final class WaylandOutput: DisplayOutput {
         try connection.flush()
     }
 
-    /// Says, with the first frame after each configure, that the whole surface is the window
-    /// and opaque (compositors skip what is under it). In surface (logical) coordinates.
-    private func describeGeometry(_ surface: OpaquePointer, width: Int, height: Int) {
-        if let xdgSurface = window.xdgSurface { xdg_surface_set_window_geometry(xdgSurface, 0, 0, Int32(width), Int32(height)) }
-        guard let compositor = connection.compositor, let region = wl_compositor_create_region(compositor) else { return }
-        wl_region_add(region, 0, 0, Int32(width), Int32(height))
-        wl_surface_set_opaque_region(surface, region)
-        wl_region_destroy(region)
-    }
-
     /// Takes the surface off the screen: the compositor shows what is under it.
-    package func restore() {
-        if let callback = feedback.callback { wl_callback_destroy(callback) }
-        feedback.callback = nil
-        window.destroy()
-        try? connection.flush()
-    }
+    package func restore() { close() }
 
     // MARK: - Events
 
@@ -181,19 +230,12 @@ package final class WaylandOutput: DisplayOutput {
     /// The buffer size for the configured size at the current scale; a new size retires the
     /// buffers and asks for a frame, the same size asks for a whole frame.
     private func resize() {
-        let requested = configured.size
-        // 0 means "your choice": the output's logical size, as a fullscreen client would pick.
-        let scale = Int(configured.scale)
-        let fallback = connection.currentMode
-        let logicalWidth = requested.width > 0 ? Int(requested.width) : Int(fallback?.width ?? 1280) / scale
-        let logicalHeight = requested.height > 0 ? Int(requested.height) : Int(fallback?.height ?? 720) / scale
-        let width = logicalWidth * scale, height = logicalHeight * scale
-        let newSize = Size(width: Double(width), height: Double(height))
+        let newSize = configured.bufferSize(outputMode: connection.currentMode.map { ($0.width, $0.height) })
         guard newSize != size else {
             if attachment.loop != nil, feedback.callback == nil { onScreenChanged?() }
             return
         }
-        if let size { Log.info("wayland: resized from \(Int(size.width))x\(Int(size.height)) to \(width)x\(height)") }
+        if let size { Log.info("wayland: resized from \(Int(size.width))x\(Int(size.height)) to \(Int(newSize.width))x\(Int(newSize.height))") }
         size = newSize
         pool.retireAll()
         if attachment.loop != nil { onScreenChanged?() }
@@ -201,14 +243,11 @@ package final class WaylandOutput: DisplayOutput {
 
     /// The surface entered or left an output: its scale may change, and with it the buffer.
     private func outputsChanged(entered output: OpaquePointer?, left: OpaquePointer? = nil) {
-        if let output { configured.entered.append(output) }
-        if let left { configured.entered.removeAll { $0 == left } }
-        let scales = connection.outputs.filter { configured.entered.contains($0.proxy) }.map(\.scale)
-        let scale = max(1, scales.max() ?? configured.scale)
-        guard scale != configured.scale else { return }
-        Log.info("wayland: output scale \(scale): drawing at \(scale)x the logical size")
-        configured.scale = scale
-        seat?.scale = Double(scale)
+        let outputs = connection.outputs
+        guard configured.track(entered: output, left: left, scaleOf: { proxy in outputs.first { $0.proxy == proxy }?.scale })
+        else { return }
+        Log.info("wayland: output scale \(configured.scale): drawing at \(configured.scale)x the logical size")
+        onScaleChanged?(Double(configured.scale))
         pool.lastCommitted = nil
         if size != nil { resize() }
     }
@@ -250,61 +289,4 @@ package final class WaylandOutput: DisplayOutput {
             wp_presentation_feedback_destroy(feedback)
         },
         discarded: { _, feedback in wp_presentation_feedback_destroy(feedback) }))
-}
-
-/// The size of the last toplevel configure, applied when its xdg_surface configure is acked,
-/// and the configures acked so far and when the pending frame was committed: a frame
-/// committed before the latest configure is not what the compositor now shows. With them the
-/// outputs the surface is on, the buffer scale they ask for and the one last committed.
-private struct ConfigureState {
-    var size: (width: Int32, height: Int32) = (0, 0)
-    var acked = 0
-    var atCommit = 0
-    var entered: [OpaquePointer] = []
-    var scale: Int32 = 1
-    var committedScale: Int32 = 1
-}
-
-/// The window's protocol objects, destroyed together when the window goes.
-private struct WindowObjects {
-    var surface: OpaquePointer?
-    var xdgSurface: OpaquePointer?
-    var toplevel: OpaquePointer?
-    var inhibitor: OpaquePointer?
-
-    mutating func destroy() {
-        if let inhibitor { zwp_idle_inhibitor_v1_destroy(inhibitor) }
-        if let toplevel { xdg_toplevel_destroy(toplevel) }
-        if let xdgSurface { xdg_surface_destroy(xdgSurface) }
-        if let surface { wl_surface_destroy(surface) }
-        self = WindowObjects()
-    }
-}
-
-/// The pending frame callback, and when the compositor showed the latest commit.
-private struct FrameFeedback {
-    var callback: OpaquePointer?
-    /// wp_presentation's time for the latest presented commit, used by the next frame callback.
-    var presentedAt: Double?
-    private var clock = WaylandClock()
-
-    /// The callback is done: when its frame was shown, on the monotonic clock.
-    mutating func frameDone(ms: UInt32, now: Double) -> Double {
-        if let callback { wl_callback_destroy(callback) }
-        callback = nil
-        defer { presentedAt = nil }
-        return presentedAt.map { min($0, now) } ?? clock.seconds(ms: ms, now: now)
-    }
-}
-
-/// The loop the window is attached to, and its watch on the connection.
-private struct LoopAttachment {
-    weak var loop: EventLoop?
-    var watch: Watch?
-}
-
-/// How a window ends: closed by the compositor, or the compositor lost.
-package enum WindowEnd {
-    case closed
-    case failed(DisplayError)
 }
