@@ -54,7 +54,7 @@ check "conffiles are all under /etc/carouseld" bash -c '! grep -qv "^/etc/carous
 depends=$(field Depends)
 echo "Depends: $depends"
 for lib in libc6 libdrm2 libinput10 libudev1 libsystemd0 libturbojpeg0 libjpeg62-turbo libpng16-16 \
-           libwebp7 libwebpdemux2 libexif12 libpixman-1-0 libwayland-client0; do
+           libwebp7 libwebpdemux2 libexif12 libpixman-1-0 libwayland-client0 libxkbcommon0; do
   check "Depends: $lib" grep -Eq "(^|[ ,|])$lib( |,|$)" <<<"$depends"
 done
 check "Depends: systemd-sysusers provider (systemd | systemd-standalone-sysusers | ...)" \
