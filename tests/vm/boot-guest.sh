@@ -79,6 +79,15 @@ if [ $mode = kiosk ]; then
   check "carouseld-kiosk.service active after boot, carouseld.service not started" \
     [ "$(systemctl is-active carouseld-kiosk)" = active -a "$(systemctl is-active carouseld)" != active ]
   kj | grep -m1 'first frame' | sed 's/^/  /'
+  # interval = 60 in this image: the first screendump the driver can take must be the first
+  # picture as render draws it at t = 0 (a client that shows nothing until a page change fails).
+  shot kiosk-t0; t_shot=$(cut -d' ' -f1 /proc/uptime)
+  t_cage=$(mono "$(prop carouseld-kiosk ExecMainStartTimestampMonotonic)")
+  t_first=$(journalctl -b -u carouseld-kiosk -o short-monotonic --no-pager | grep -m1 'first frame on screen' | sed -E 's/^\[ *([0-9.]+)\].*/\1/')
+  echo "  cage started at $t_cage s of boot, carouseld's first frame on screen at ${t_first:-?} s, first screendump at $t_shot s"
+  if detail=$(host compare-any shots/kiosk-t0.ppm refs/kiosk-first.png); then
+    echo "PASS kiosk: the first screendump equals render at t = 0 (interval 60) ($detail)"
+  else echo "FAIL kiosk: the first screendump equals render at t = 0 (interval 60) ($detail)"; fi
   check "carouseld runs as a Wayland client of cage (not DRM)" sh -c 'journalctl -b -u carouseld-kiosk -o cat --no-pager | grep -q "first frame on screen .*: wayland "'
   matches "cage shows the carousel (a picture of the installed config at rest)" kiosk-first 90 $rest_refs
   # The edited config (no auto-advance): reloaded through inotify, then a swipe through cage.
