@@ -16,6 +16,7 @@
 #include <sys/timex.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -51,6 +52,37 @@ static inline int carouseld_peer_credentials(int fd, unsigned int *uid, int *pid
     *uid = cred.uid;
     *pid = cred.pid;
     return 0;
+}
+
+// A descriptor passed over a Unix socket (SCM_RIGHTS) beside a few bytes: `ctl screenshot`
+// opens the file and hands it to the daemon, which writes into it with the client's rights.
+// CMSG_* are macros Swift cannot call. Sends `length` bytes with `fd`; returns send's result.
+static inline ssize_t carouseld_send_with_fd(int socket, const void *bytes, size_t length, int fd) {
+    char control[CMSG_SPACE(sizeof(int))] = {0};
+    struct iovec io = { .iov_base = (void *)bytes, .iov_len = length };
+    struct msghdr message = { .msg_iov = &io, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control };
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &fd, sizeof(int));
+    return sendmsg(socket, &message, MSG_NOSIGNAL);
+}
+
+// Reads up to `length` bytes; a descriptor that came with them is stored in *fd (close-on-
+// exec), else *fd is -1. Returns recvmsg's result.
+static inline ssize_t carouseld_receive_with_fd(int socket, void *bytes, size_t length, int *fd) {
+    char control[CMSG_SPACE(sizeof(int))] = {0};
+    struct iovec io = { .iov_base = bytes, .iov_len = length };
+    struct msghdr message = { .msg_iov = &io, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control };
+    *fd = -1;
+    ssize_t count = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); count >= 0 && header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS && header->cmsg_len >= CMSG_LEN(sizeof(int))) {
+            memcpy(fd, CMSG_DATA(header), sizeof(int));
+        }
+    }
+    return count;
 }
 
 #endif

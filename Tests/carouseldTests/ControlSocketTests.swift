@@ -1,4 +1,5 @@
 @testable import CarouselCore
+import CInput
 import Glibc
 import XCTest
 @testable import carouseld
@@ -14,6 +15,9 @@ final class ControlRequestTests: XCTestCase {
         XCTAssertEqual(try ControlRequest.parse("resume").get(), .resume)
         XCTAssertEqual(try ControlRequest.parse("reload").get(), .reload)
         XCTAssertEqual(try ControlRequest.parse("screen Off").get(), .screen(.off))
+        XCTAssertEqual(try ControlRequest.parse("screenshot png").get(), .screenshot(.init(format: .png)))
+        XCTAssertEqual(try ControlRequest.parse("screenshot jpg scale=0.5 output=HDMI-A-2").get(),
+                       .screenshot(.init(format: .jpg, scale: 0.5, output: "HDMI-A-2")))
     }
 
     func testMalformedRequestsSayWhatIsWrong() {
@@ -27,6 +31,8 @@ final class ControlRequestTests: XCTestCase {
         XCTAssertEqual(message("goto"), "goto needs a picture: goto N (1-based) or goto NAME")
         XCTAssertEqual(message("goto 0"), "goto 0: pictures are counted from 1")
         XCTAssertEqual(message("screen dim"), "screen takes on, off or auto")
+        XCTAssertEqual(message("screenshot gif"), "screenshot takes png or jpg, then scale=F and output=NAME if wanted")
+        XCTAssertEqual(message("screenshot png scale=9"), "screenshot: scale=9: expected scale=F (0 < F <= 4) or output=NAME")
     }
 }
 
@@ -42,14 +48,18 @@ final class ControlServerTests: XCTestCase {
     private var loop: EventLoop!
     private var server: ControlServer!
     private var requests: [ControlRequest] = []
+    /// The descriptor each request came with, as the answer saw it.
+    private var passedFiles: [Int32?] = []
 
     override func setUpWithError() throws {
         var template = Array("/tmp/carouseld-control-XXXXXX".utf8CString)
         directory = String(cString: try XCTUnwrap(mkdtemp(&template)))
         loop = try EventLoop()
         server = try ControlServer(path: directory + "/control", loop: loop)
-        server.answer = { [unowned self] request, _ in
+        server.answer = { [unowned self] request, _, file in
             requests.append(request)
+            passedFiles.append(file)
+            if let file { _ = Glibc.write(file, "passed\n", 7) }
             return request == .status ? ControlReply(ok: true, showing: "showing 1/1 a.jpg") : .done()
         }
     }
@@ -80,6 +90,28 @@ final class ControlServerTests: XCTestCase {
             if n > 0 { received += buffer[..<n] }
         }
         return received.split(separator: 10).compactMap { ControlReply.decode(Array($0)) }
+    }
+
+    /// `ctl screenshot` opens the file and passes it: the answer writes into it with the
+    /// client's rights, and the daemon's copy is closed once the request is answered.
+    func testADescriptorPassedWithARequestIsTheAnswersAndThenClosed() throws {
+        let client = try connect()
+        var template = Array("/tmp/carouseld-passed-XXXXXX".utf8CString)
+        let file = mkstemp(&template)
+        defer { close(file); unlink(template) }
+        let line = Array("screenshot png\n".utf8)
+        XCTAssertEqual(line.withUnsafeBytes { carouseld_send_with_fd(client.rawValue, $0.baseAddress, $0.count, file) }, line.count)
+        let replies = try answers(1, on: client)
+        XCTAssertEqual(replies.map(\.ok), [true])
+        XCTAssertEqual(requests, [.screenshot(.init(format: .png))])
+        let passed = try XCTUnwrap(passedFiles.first ?? nil)
+        XCTAssertEqual(fcntl(passed, F_GETFD), -1, "the daemon's copy is closed after the answer")
+        var contents = [UInt8](repeating: 0, count: 16)
+        XCTAssertEqual(pread(file, &contents, 16, 0), 7)
+        XCTAssertEqual(String(decoding: contents.prefix(7), as: UTF8.self), "passed\n")
+        send("status\n", on: client)
+        _ = try answers(1, on: client)
+        XCTAssertEqual(passedFiles, [passed, nil], "a later request comes with no descriptor")
     }
 
     func testTheSocketIsForTheGroupToo() throws {

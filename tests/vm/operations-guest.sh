@@ -65,6 +65,14 @@ check "ctl status matches the screendump after paging" grep -qx "showing 2/5 sli
 check "state.json says the same" grep -q '"index":2,' /tmp/ops/state.json
 ctl goto slide4.png > /dev/null
 becomes "ctl goto NAME" slide4 10
+# ctl screenshot: the daemon's own last frame equals what the CRTC scans out, once at rest
+# (two screendumps 0.3 s apart the same).
+for i in $(seq 30); do
+  vm-screendump $out/rest1.ppm; sleep 0.3; vm-screendump $out/rest2.ppm; cmp -s $out/rest1.ppm $out/rest2.ppm && break
+done
+ctl screenshot /tmp/ops-shot.png > $out/shot.txt 2>&1; cat $out/shot.txt
+check "ctl screenshot equals the screendump on bochs ($(/usr/bin/python3 $repo/tests/vm/imgcmp.py mad --max 2 /tmp/ops-shot.png $out/rest2.ppm 2>&1))" \
+  /usr/bin/python3 $repo/tests/vm/imgcmp.py mad --max 2 /tmp/ops-shot.png $out/rest2.ppm
 check "ctl --json gives the daemon's JSON line" sh -c "$bin ctl --socket $control --json status | /usr/bin/python3 -c 'import json,sys; s=json.load(sys.stdin)[\"status\"]; sys.exit(s[\"index\"] != 4)'"
 
 echo "## 1000 malformed requests and 100 clients at once"

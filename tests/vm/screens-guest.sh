@@ -48,7 +48,7 @@ slides_become() {
   done
 }
 start() {  # start NAME CONF: the daemon in the background, waited for its first frame on both heads
-  CAROUSELD_DEBUG=1 "$bin" run --config "$2" > "$out/$1.log" 2>&1 &
+  CAROUSELD_DEBUG=1 "$bin" run --config "$2" --control "/tmp/control-$1" > "$out/$1.log" 2>&1 &
   pid=$!
   waitfor "first frame on screen" "$out/$1.log" 90
 }
@@ -93,6 +93,14 @@ start independent "$out/conf-independent"
 head_matches independent-head0 0 "$out/render/independent-1/frame-0001.000.png" 60
 head_matches independent-head1 1 "$out/render/independent-2/frame-0001.000.png" 60
 slides_become "independent: two playlists, one per screen" slide1 slide3 5
+# ctl screenshot --output NAME: each head's own last frame equals its screendump (at rest).
+for head in 0 1; do
+  name=Virtual-$((head + 1))
+  "$bin" ctl --socket /tmp/control-independent --output $name screenshot /tmp/shot-$name.png > /dev/null 2>&1
+  vm-screendump "$out/dump-$name.ppm" $head
+  check "independent: ctl screenshot --output $name equals head $head's screendump ($(/usr/bin/python3 "$repo/tests/vm/imgcmp.py" mad --max 2 /tmp/shot-$name.png "$out/dump-$name.ppm" 2>&1))" \
+    /usr/bin/python3 "$repo/tests/vm/imgcmp.py" mad --max 2 /tmp/shot-$name.png "$out/dump-$name.ppm"
+done
 swipe "$out/independent.log"
 slides_become "independent: the swipe on Virtual-2's touchscreen pages Virtual-2 only" slide1 slide4 20
 check "independent: the status names each screen" grep -q "Virtual-2: showing 2/3" "$out/independent.log"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # carouseld as a client of a real compositor on this machine: weston 10's headless backend
 # (pixman renderer, no GPU, no seat), with weston-screenshooter for the screen's content.
-#   - the screenshot equals `carouseld render` at the output's size (mean absolute difference < 6);
+#   - the screenshot equals `carouseld render` at the output's size (mean absolute difference < 6),
+#     and `ctl screenshot` (the daemon's own last frame) equals the screenshot (< 2);
 #   - after one interval the next picture shows;
 #   - a config change reloads (the background colour changes on screen);
 #   - settled means silent: 5 s at rest add no commit and no frame callback (SIGUSR1 figures);
@@ -55,6 +56,9 @@ grep -m1 "first frame" "$out/carouseld.log"
 sleep 2
 shot first
 check "screenshot equals carouseld render at 1280x720" imgcmp mad "$out/shots/first.png" "$out/render/frame-0002.000.png"
+check "ctl screenshot (the daemon's own last frame) equals weston's screenshot" bash -c \
+  '"$1" ctl --socket "$2" screenshot "$3" && /usr/bin/python3 "$4" mad --max 2 "$3" "$5"' \
+  _ "$bin" "$out/control" "$out/shots/ctl-first.png" "$here/vm/imgcmp.py" "$out/shots/first.png"
 sleep $((t0 + 12 - SECONDS)); sleep 0.5
 shot second
 check "after one interval the next picture shows" imgcmp mad "$out/shots/second.png" "$out/render/frame-0012.500.png"

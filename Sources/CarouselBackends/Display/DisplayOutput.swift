@@ -35,6 +35,9 @@ package protocol DisplayOutput: AnyObject {
     func restore()
     /// Backend figures for the SIGUSR1 stats line (Wayland: commits and frame callbacks).
     var statistics: String? { get }
+    /// The frame on screen now, as scanned out (`ctl screenshot`); nil while dark. Valid until
+    /// the next `present`.
+    var lastFrame: PixelBuffer? { get }
     /// Puts the screen to sleep (`on == false`: no signal, so the monitor goes to standby;
     /// nothing is presented meanwhile) or wakes it (the next frame lights it again).
     func setPower(_ on: Bool)
@@ -42,5 +45,6 @@ package protocol DisplayOutput: AnyObject {
 
 extension DisplayOutput {
     package var statistics: String? { nil }
+    package var lastFrame: PixelBuffer? { nil }
     package func setPower(_ on: Bool) {}
 }

@@ -37,6 +37,7 @@ package final class DisplaySupervisor: DisplayOutput {
     package var summary: String { current?.summary ?? "waiting for a display device" }
     package var size: Size? { current?.size }
     package var canPresent: Bool { current?.canPresent ?? false }
+    package var lastFrame: PixelBuffer? { current?.lastFrame }
     package var refreshInterval: Double { current?.refreshInterval ?? 1.0 / 60 }
     package var devicePath: String { current?.devicePath ?? "" }
     package var isFirmwareFramebuffer: Bool { current?.isFirmwareFramebuffer ?? false }

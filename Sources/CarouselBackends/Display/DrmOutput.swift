@@ -39,6 +39,11 @@ package final class DrmOutput: DisplayOutput {
     }
 
     package var size: Size? { screen?.size }
+    package var lastFrame: PixelBuffer? {
+        guard let screen, screen.lit, !asleep, let current = flips.current else { return nil }
+        let buffer = screen.buffers[current]
+        return PixelBuffer(base: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
+    }
     package var canPresent: Bool { screen != nil && flips.pending == nil && !asleep }
     /// The screen was put to sleep (`setPower(false)`): its CRTC is inactive.
     package private(set) var asleep = false

@@ -64,6 +64,9 @@ package final class FbdevOutput: DisplayOutput {
             ?? Size(width: Double(mapping.width), height: Double(mapping.height))
     }
     package var canPresent: Bool { !drawing && !blanked }
+    package var lastFrame: PixelBuffer? {
+        blanked ? nil : PixelBuffer(base: mapping.memory, width: mapping.width, height: mapping.height, stride: mapping.stride)
+    }
     private var blanked = false
 
     /// FBIOBLANK: powered down (the monitor sees no signal on most drivers) or unblanked.

@@ -123,6 +123,7 @@ package final class WaylandOutput: DisplayOutput {
             + (configured.scale == 1 ? "" : " at scale \(configured.scale)")
             + (connection.presentation == nil ? "" : ", presentation-time")
     }
+    package var lastFrame: PixelBuffer? { window.surface == nil ? nil : pool.lastCommitted?.pixels }
     package var canPresent: Bool {
         size != nil && window.surface != nil && feedback.callback == nil && pool.hasRoom
     }

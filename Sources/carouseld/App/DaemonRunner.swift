@@ -55,7 +55,8 @@ final class DaemonRunner: ScreenGroupDelegate {
         carousels = try Self.makeCarousels(backend, loaded: loaded, options: options, loop: loop)
         try carousels.startSync(loaded.shell, loop: loop)
         publisher = StatusPublisher(notifier: notifier, live: live, carousels: carousels, time: loop.time)
-        operations = try Operations(carousels: carousels, outputs: backend.outputs, live: live, publisher: publisher,
+        operations = try Operations(carousels: carousels, outputs: backend.outputs,
+                                    screenNames: backend.plan.screens.map(\.connector), live: live, publisher: publisher,
                                     loop: loop, controlPath: options.controlPath)
         router = InputRouter(carousels: carousels, backend: backend, operations: operations, loop: loop)
         reload = try ReloadCoordinator(live: live, options: options, backend: backend, carousels: carousels,

@@ -12,14 +12,16 @@ final class Operations: OperationsState {
     let power: PowerController
     private let dayparts: DaypartController
     private var control: ControlServer?
+    private let screenshots: Screenshots
     /// `ctl pause` holds every carousel's auto-advance.
     private(set) var isPaused = false
     /// Carries out `ctl reload`.
     weak var reload: ReloadCoordinator?
 
-    init(carousels: Carousels, outputs: [DisplayOutput], live: LiveConfig, publisher: StatusPublisher,
-         loop: EventLoop, controlPath: String?) throws {
+    init(carousels: Carousels, outputs: [DisplayOutput], screenNames: [String?], live: LiveConfig,
+         publisher: StatusPublisher, loop: EventLoop, controlPath: String?) throws {
         self.carousels = carousels; self.publisher = publisher; self.live = live
+        screenshots = Screenshots(outputs: outputs, names: screenNames)
         power = try PowerController(shell: live.current.shell, displays: outputs, loop: loop)
         dayparts = try DaypartController(loaded: live.current, loop: loop)
         power.onChange = { [unowned self] on in screensChanged(on: on) }
@@ -28,7 +30,7 @@ final class Operations: OperationsState {
         if let path = Self.controlPath(controlPath) {
             do {
                 let server = try ControlServer(path: path, loop: loop)
-                server.answer = { [unowned self] request, uid in answer(request, uid: uid) }
+                server.answer = { [unowned self] request, uid, file in answer(request, uid: uid, file: file) }
                 control = server
                 publisher.stateFile = StateFile(path: Self.directory(of: path) + "/state.json")
             } catch {
@@ -104,7 +106,7 @@ final class Operations: OperationsState {
     }
 
     /// Does what a control request asks, on every carousel.
-    func answer(_ request: ControlRequest, uid: UInt32) -> ControlReply {
+    func answer(_ request: ControlRequest, uid: UInt32, file: Int32? = nil) -> ControlReply {
         let now = carousels.time.now()
         if request != .status { Log.info("control: \(request) (uid \(uid))") }
         let groups = carousels.groups
@@ -132,6 +134,8 @@ final class Operations: OperationsState {
             power.set(mode)
             publisher.publish()
             return .done("screen \(power.isOn ? "on" : "off")")
+        case .screenshot(let shot):
+            return screenshots.take(shot, into: file)
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarouselCore
+import CInput
 import Glibc
 
 /// `carouseld ctl REQUEST`: asks the running daemon over its control socket and prints the
@@ -7,8 +8,13 @@ import Glibc
 struct CtlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ctl",
-        abstract: "Ask the running daemon: status, next, prev, goto N|NAME, pause, resume, reload, screen on|off|auto.",
-        discussion: "Talks to the control socket (group carouseld may use it). --json prints the daemon's JSON line.")
+        abstract: "Ask the running daemon: status, next, prev, goto N|NAME, pause, resume, reload, screen on|off|auto, screenshot FILE.",
+        discussion: """
+            Talks to the control socket (group carouseld may use it). --json prints the daemon's JSON line.
+            screenshot FILE.png|FILE.jpg writes the frame a screen shows now (--output NAME, else the first;
+            --scale F for another size), from the daemon's own last frame: this command opens FILE and
+            passes it to the daemon, which writes into it.
+            """)
 
     @Option(help: "Control socket (default: $CAROUSELD_CONTROL, else /run/carouseld/control).")
     var socket: String = getenv("CAROUSELD_CONTROL").map { String(cString: $0) } ?? "/run/carouseld/control"
@@ -16,11 +22,28 @@ struct CtlCommand: ParsableCommand {
     @Flag(help: "Print the daemon's answer as it sent it: one JSON object.")
     var json = false
 
-    @Argument(help: "The request, e.g. status, next, goto 3, screen off.")
+    @Option(help: "screenshot: the screen ([[output]] name); default the first.")
+    var output: String?
+
+    @Option(help: "screenshot: size relative to the screen, e.g. 0.5.")
+    var scale: Double = 1
+
+    @Argument(help: "The request, e.g. status, next, goto 3, screen off, screenshot now.png.")
     var request: [String]
 
+    /// The protocol line for the request; for a screenshot, the file too.
+    private func wire() throws -> (line: String, file: String?) {
+        guard request.first?.lowercased() == "screenshot" else { return (request.joined(separator: " "), nil) }
+        guard request.count == 2 else { throw ValidationError("screenshot takes one file name, e.g. screenshot now.png") }
+        let file = request[1]
+        let ext = file.split(separator: ".").last.map { $0.lowercased() }
+        let format = ext == "png" ? "png" : (ext == "jpg" || ext == "jpeg") ? "jpg" : nil
+        guard let format else { throw ValidationError("screenshot \(file): the name must end in .png, .jpg or .jpeg") }
+        return ("screenshot \(format) scale=\(scale)" + (output.map { " output=\($0)" } ?? ""), file)
+    }
+
     func validate() throws {
-        if case .failure(let error) = ControlRequest.parse(request.joined(separator: " ")) {
+        if case .failure(let error) = ControlRequest.parse(try wire().line) {
             throw ValidationError(error.message)
         }
     }
@@ -28,7 +51,8 @@ struct CtlCommand: ParsableCommand {
     func run() throws {
         let line: [UInt8]
         do {
-            line = try ask(request.joined(separator: " "))
+            let (text, file) = try wire()
+            line = try ask(text, passing: file)
         } catch {
             StandardError.write("carouseld ctl: \(socket): \(error) (is carouseld running, and may this user use its socket?)\n")
             throw ExitCode.failure
@@ -49,15 +73,21 @@ struct CtlCommand: ParsableCommand {
         if !reply.ok { throw ExitCode.failure }
     }
 
-    /// Sends one request line and reads the answer line (5 s at most).
-    private func ask(_ text: String) throws -> [UInt8] {
+    /// Sends one request line (with `file` opened for writing and passed along) and reads the
+    /// answer line (5 s at most).
+    private func ask(_ text: String, passing file: String? = nil) throws -> [UInt8] {
         let connection = try UnixSocket.connect(to: socket)
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         _ = setsockopt(connection.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let bytes = Array((text + "\n").utf8)
-        guard bytes.withUnsafeBytes({ send(connection.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
-            throw SystemError(call: "send", errno: errno)
+        let sent: Int
+        if let file {
+            let opened = try OwnedDescriptor("open \(file)") { open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            sent = bytes.withUnsafeBytes { carouseld_send_with_fd(connection.rawValue, $0.baseAddress, $0.count, opened.rawValue) }
+        } else {
+            sent = bytes.withUnsafeBytes { send(connection.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
+        guard sent == bytes.count else { throw SystemError(call: "send", errno: errno) }
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !answer.contains(UInt8(ascii: "\n")) {

@@ -1,5 +1,7 @@
 import CarouselConfig
 import CarouselCore
+import CarouselPixels
+
 /// One line of the control socket's protocol, read. Pure, so every message is tested.
 enum ControlRequest: Equatable, Sendable {
     case status
@@ -11,13 +13,22 @@ enum ControlRequest: Equatable, Sendable {
     case resume
     case reload
     case screen(ScreenPower.Override)
+    /// `screenshot png|jpg [scale=F] [output=NAME]`: the frame on screen into the file the
+    /// client passed with the request (SCM_RIGHTS).
+    case screenshot(Screenshot)
+
+    struct Screenshot: Equatable, Sendable {
+        var format: FrameSnapshot.Format
+        var scale = 1.0
+        var output: String?
+    }
 
     enum Target: Equatable, Sendable {
         case number(Int)
         case name(String)
     }
 
-    static let names = "status, next, prev, goto N|NAME, pause, resume, reload, screen on|off|auto"
+    static let names = "status, next, prev, goto N|NAME, pause, resume, reload, screen on|off|auto, screenshot png|jpg"
 
     /// The request in `line` (without its newline), or a message saying what is wrong with it.
     static func parse(_ line: String) -> Result<ControlRequest, ControlError> {
@@ -47,6 +58,8 @@ enum ControlRequest: Equatable, Sendable {
                 return .failure(ControlError("screen takes on, off or auto"))
             }
             return .success(.screen(mode))
+        case "screenshot":
+            return Screenshot.parse(rest).map { .screenshot($0) }
         default:
             let shown = verb.count > 40 ? String(verb.prefix(40)) + "…" : verb
             return .failure(ControlError("unknown request \"\(shown)\"; requests: \(names)"))
@@ -67,7 +80,30 @@ extension ControlRequest: CustomStringConvertible {
         case .resume: return "resume"
         case .reload: return "reload"
         case .screen(let mode): return "screen \(mode.rawValue)"
+        case .screenshot(let shot):
+            return "screenshot \(shot.format.rawValue)" + (shot.scale == 1 ? "" : " scale=\(shot.scale)")
+                + (shot.output.map { " output=\($0)" } ?? "")
         }
+    }
+}
+
+extension ControlRequest.Screenshot {
+    /// `png|jpg [scale=F] [output=NAME]`.
+    static func parse(_ words: [String]) -> Result<Self, ControlError> {
+        guard let first = words.first, let format = FrameSnapshot.Format(rawValue: first.lowercased()) else {
+            return .failure(ControlError("screenshot takes png or jpg, then scale=F and output=NAME if wanted"))
+        }
+        var shot = Self(format: format)
+        for word in words.dropFirst() {
+            if word.hasPrefix("scale="), let scale = Double(word.dropFirst(6)), scale > 0, scale <= 4 {
+                shot.scale = scale
+            } else if word.hasPrefix("output="), word.count > 7 {
+                shot.output = String(word.dropFirst(7))
+            } else {
+                return .failure(ControlError("screenshot: \(word): expected scale=F (0 < F <= 4) or output=NAME"))
+            }
+        }
+        return .success(shot)
     }
 }
 

@@ -1,5 +1,7 @@
 import CarouselCore
+import CInput
 import Glibc
+import SystemPackage
 
 /// The daemon's control socket (`/run/carouseld/control`): one request per line (at most
 /// 4 KB), one JSON line per answer, any number of requests per connection. It never blocks the
@@ -15,8 +17,9 @@ final class ControlServer {
     private var listenerWatch: Watch?
     private var clients: [Int32: Client] = [:]
     private unowned let loop: EventLoop
-    /// Does what a request asks (the daemon); `uid` is the peer's, for the log.
-    var answer: (_ request: ControlRequest, _ uid: UInt32) -> ControlReply = { _, _ in .failure("not ready") }
+    /// Does what a request asks (the daemon); `uid` is the peer's, for the log; `file` a
+    /// descriptor the client passed with the request (`ctl screenshot`), closed afterwards.
+    var answer: (_ request: ControlRequest, _ uid: UInt32, _ file: Int32?) -> ControlReply = { _, _, _ in .failure("not ready") }
 
     private final class Client {
         let socket: OwnedDescriptor
@@ -26,6 +29,8 @@ final class ControlServer {
         var discarding = false
         /// Dropped before the socket closes (`drop`).
         var watch: Watch?
+        /// A descriptor that came with the client's bytes, for its next request.
+        var passed: OwnedDescriptor?
         init(socket: consuming OwnedDescriptor, uid: UInt32) { self.socket = socket; self.uid = uid }
     }
 
@@ -75,7 +80,9 @@ final class ControlServer {
         var buffer = [UInt8](repeating: 0, count: 4096)
         // At most 64 KB a turn: a client that floods the socket cannot hold the loop.
         for _ in 0..<16 {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            var file: Int32 = -1
+            let count = buffer.withUnsafeMutableBytes { carouseld_receive_with_fd(fd, $0.baseAddress, $0.count, &file) }
+            if file >= 0 { client.passed = OwnedDescriptor(FileDescriptor(rawValue: file)) }
             if count < 0 && errno == EINTR { continue }
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
             guard count > 0 else { return drop(fd) }   // end of file or an error
@@ -106,7 +113,10 @@ final class ControlServer {
         }
         switch ControlRequest.parse(text) {
         case .failure(let error): reply(.failure(error.message), fd: fd)
-        case .success(let request): reply(answer(request, client.uid), fd: fd)
+        case .success(let request):
+            // The passed descriptor is the request's: closed once it is answered.
+            defer { client.passed = nil }
+            reply(answer(request, client.uid, client.passed?.rawValue), fd: fd)
         }
     }
 
