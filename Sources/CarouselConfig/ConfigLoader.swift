@@ -105,11 +105,11 @@ package enum ConfigLoader {
         }
 
         guard problems.isEmpty else {
-            throw ConfigLoadError(problems: problems.map(\.description), warnings: warnings.map(\.description))
+            throw ConfigLoadError(problems: problems.map(\.description), warnings: ConfigProblem.summarised(warnings))
         }
         return LoadedConfig(config: values.config, shell: values.shell, directory: dir, mediaDirectory: mediaPath, playlist: playlist,
                             playlistFile: playlistFile, outputPlaylists: outputPlaylists, daypartPlaylists: daypartPlaylists,
-                            warnings: warnings.map(\.description))
+                            warnings: ConfigProblem.summarised(warnings))
     }
 
     private static func currentDirectory() -> String {

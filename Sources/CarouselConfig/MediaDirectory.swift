@@ -81,7 +81,8 @@ package struct MediaDirectory {
                 let shown = escapedFileName(bytes)
                 if Self.isSupportedImage(shown) {
                     refused.append(ConfigProblem(file: path + "/" + shown, line: nil, key: "name",
-                                                 message: "file name is not valid UTF-8; skipped (rename the file)"))
+                                                 message: "file name is not valid UTF-8; skipped (rename the file)",
+                                                 kind: .init(file: path, message: "with names that are not valid UTF-8; skipped (rename them)")))
                 }
                 continue
             }

@@ -66,13 +66,16 @@ package enum PlaylistParser {
                 result.items.append(PlaylistItem(path: path, duration: pending?.duration, title: pending?.title))
             case .outside(let target):
                 result.warnings.append(ConfigProblem(file: file, line: lineNumber, key: entry, message:
-                    "resolves to \(target), outside the media directory \(media.path); refused"))
+                    "resolves to \(target), outside the media directory \(media.path); refused",
+                    kind: .init(file: file, message: "outside the media directory \(media.path); refused")))
             case .missing:
                 result.warnings.append(ConfigProblem(file: file, line: lineNumber, key: entry,
-                                                     message: "not found in \(media.path); skipped"))
+                                                     message: "not found in \(media.path); skipped",
+                                                     kind: .init(file: file, message: "not found in \(media.path); skipped")))
             case .notAFile:
                 result.warnings.append(ConfigProblem(file: file, line: lineNumber, key: entry,
-                                                     message: "not a regular file; skipped"))
+                                                     message: "not a regular file; skipped",
+                                                     kind: .init(file: file, message: "not regular files; skipped")))
             }
         }
         return result
