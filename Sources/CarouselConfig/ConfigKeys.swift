@@ -69,6 +69,7 @@ package struct ConfigKey: Sendable {
         number("sync_resume", \.shell.sync.resume),
         number("wake_minutes", \.shell.schedule.wakeMinutes),
         integer("disk_cache_mb", \.shell.media.diskCacheMB),
+        optionalString("metrics_file", \.shell.reporting.metricsFile),
     ]
 
     package static let byName: [String: ConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

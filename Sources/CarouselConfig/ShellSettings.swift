@@ -25,6 +25,7 @@ package struct ShellSettings: Sendable, Equatable {
     package var media = MediaSettings()
     package var sync = SyncSettings()
     package var schedule = ScheduleSettings()
+    package var reporting = ReportingSettings()
 
     package static let rotations = [0, 90, 180, 270]
 
@@ -64,6 +65,10 @@ package struct ShellSettings: Sendable, Equatable {
         if let message = Self.rotationProblem(rotation) { issues.append(ConfigIssue(key: "rotation", message: message)) }
         if let mode, let message = Self.modeProblem(mode) { issues.append(ConfigIssue(key: "mode", message: message)) }
         if let output, output.isEmpty { issues.append(ConfigIssue(key: "output", message: Self.emptyOutputMessage)) }
+        if let file = reporting.metricsFile, !file.hasPrefix("/") || file.hasSuffix("/") {
+            issues.append(ConfigIssue(key: "metrics_file", message:
+                "\"\(file)\" is not an absolute file path; allowed e.g. /var/lib/prometheus/node-exporter/carouseld.prom"))
+        }
         if input.seat.isEmpty {
             issues.append(ConfigIssue(key: "seat", message: "\"\" is empty; allowed a seat name such as seat0"))
         }
@@ -89,6 +94,13 @@ package struct ShellSettings: Sendable, Equatable {
 /// Whether screens page by the wall clock (`sync`).
 package enum SyncMode: String, CaseIterable, Sendable {
     case off, wallclock
+}
+
+/// What the box tells a fleet's tools besides `state.json` and the journal.
+package struct ReportingSettings: Sendable, Equatable {
+    /// Prometheus textfile (`metrics_file`), for node-exporter's textfile collector; nil: off.
+    package var metricsFile: String? = nil
+    package init() {}
 }
 
 /// Which input devices drive the carousel.

@@ -87,6 +87,8 @@ package final class EventLoop {
 
     /// Returns the longest gap while animating so far and starts measuring afresh.
     package func takeLongestAnimatingGap() -> Double { stalls.takeLongestGap() }
+    /// The same without starting afresh (for the metrics file).
+    package var longestAnimatingGapSoFar: Double { stalls.longestGap }
 
     /// Dispatches until `stop()` is called.
     package func run() throws {

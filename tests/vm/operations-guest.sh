@@ -52,7 +52,22 @@ swipe() {  # swipe LOG: a fast left swipe on a uinput touchscreen (libinput repl
 
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
 mkdir -p "$out/touch"; /usr/bin/python3 "$repo/tests/vm/touch_recordings.py" "$out/touch"
-printf 'interval = 3600\nmedia = "%s"\n' "$repo/config/example/images" > $conf/carouseld.conf
+# metrics_file into a directory Debian's prometheus-node-exporter serves (textfile collector),
+# scraped over loopback with curl: the figures must say what ctl status says.
+metrics=/tmp/ops/metrics; mkdir -p $metrics
+printf 'interval = 3600\nmedia = "%s"\nmetrics_file = "%s"\n' "$repo/config/example/images" "$metrics/carouseld.prom" > $conf/carouseld.conf
+prometheus-node-exporter --web.listen-address=127.0.0.1:9100 --collector.disable-defaults --collector.textfile \
+  --collector.textfile.directory=$metrics > "$out/node-exporter.log" 2>&1 & exporter=$!
+# scraped METRIC VALUE [SECONDS]: the exporter serves METRIC (name and labels) with VALUE
+scraped() {
+  local end=$((SECONDS + ${3:-5})) got
+  while :; do
+    got=$(curl -s http://127.0.0.1:9100/metrics | awk -v m="$1" '$1 == m { print $2 }')
+    [ "$got" = "$2" ] && { echo "$1 $got"; return 0; }
+    [ $SECONDS -lt $end ] || { echo "$1 is ${got:-absent}, expected $2"; return 1; }
+    sleep 0.2
+  done
+}
 
 echo "## control socket"
 start ctl
@@ -74,6 +89,14 @@ ctl screenshot /tmp/ops-shot.png > $out/shot.txt 2>&1; cat $out/shot.txt
 check "ctl screenshot equals the screendump on bochs ($(/usr/bin/python3 $repo/tests/vm/imgcmp.py mad --max 2 /tmp/ops-shot.png $out/rest2.ppm 2>&1))" \
   /usr/bin/python3 $repo/tests/vm/imgcmp.py mad --max 2 /tmp/ops-shot.png $out/rest2.ppm
 check "ctl --json gives the daemon's JSON line" sh -c "$bin ctl --socket $control --json status | /usr/bin/python3 -c 'import json,sys; s=json.load(sys.stdin)[\"status\"]; sys.exit(s[\"index\"] != 4)'"
+index=$(ctl --json status | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["status"]["index"])')
+check "metrics: node-exporter serves the index ctl status gives ($(scraped 'carouseld_item_index{output="default"}' "$index"))" \
+  scraped 'carouseld_item_index{output="default"}' "$index"
+check "metrics: promtool check metrics passes on the file" promtool check metrics < $metrics/carouseld.prom
+cp $conf/carouseld.conf /tmp/ops/good.conf; echo 'interval = "soon"' >> $conf/carouseld.conf
+check "metrics: an invalid edit sets carouseld_config_error ($(scraped carouseld_config_error 1 10))" scraped carouseld_config_error 1
+cp /tmp/ops/good.conf $conf/carouseld.conf
+check "metrics: the edit undone clears it ($(scraped carouseld_config_error 0 10))" scraped carouseld_config_error 0
 
 echo "## 1000 malformed requests and 100 clients at once"
 before=$(rss)
@@ -93,6 +116,7 @@ ctl screen off
 sleep 1
 check "ctl screen off: the CRTC is inactive (no signal)" [ "$(crtc_active)" = 0 ]
 check "ctl status says off (ctl)" sh -c "$bin ctl --socket $control status | grep -qx 'screen: off (ctl)'"
+check "metrics: the screen off is carouseld_screen_on 0 ($(scraped carouseld_screen_on 0))" scraped carouseld_screen_on 0
 ctl screen on
 becomes "ctl screen on: the last picture again" slide5 10
 check "the CRTC is active again" [ "$(crtc_active)" = 1 ]
@@ -111,3 +135,4 @@ waitfor "screen on \(touch\)" "$out/dark.log" 20
 check "a touch wakes the screen" sh -c "[ \"\$(awk '/^crtc\[/ { c = 1 } c && /active=/ { sub(/.*active=/, \"\"); print; exit }' /sys/kernel/debug/dri/0/state)\" = 1 ]"
 becomes "the waking touch does nothing else" slide1 10
 stop
+kill $exporter 2>/dev/null; wait $exporter 2>/dev/null || true   # its SIGTERM status is not ours

@@ -209,6 +209,7 @@ final class DaemonRunner: ScreenGroupDelegate {
     func stop(reason: String) {
         Log.info("\(reason): giving the screen back and exiting")
         publisher.notifier.stopping()
+        publisher.metrics?.remove()
         for group in carousels.groups { group.daemon.stop() }
         for output in backend.outputs { output.restore() }
         loop.stop()

@@ -27,6 +27,9 @@ final class Operations: OperationsState {
         power.onChange = { [unowned self] on in screensChanged(on: on) }
         dayparts.onSwitch = { [unowned self] _, items in switchDaypart(to: items) }
         publisher.operations = self
+        if let path = live.current.shell.reporting.metricsFile {
+            publisher.metrics = MetricsFile(path: path, loop: loop, status: { [unowned publisher] in publisher.status() })
+        }
         if let path = Self.controlPath(controlPath) {
             do {
                 let server = try ControlServer(path: path, loop: loop)

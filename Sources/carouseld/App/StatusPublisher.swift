@@ -20,6 +20,8 @@ final class StatusPublisher {
     weak var operations: OperationsState?
     /// Beside the control socket; nil without one.
     var stateFile: StateFile?
+    /// `metrics_file`; nil when off.
+    var metrics: MetricsFile?
     /// 1 at start, one more per reload that changed something.
     private(set) var generation = 1
     let startedAt: Double
@@ -36,6 +38,7 @@ final class StatusPublisher {
     func publish() {
         notifier.status(statusLine())
         stateFile?.write(status())
+        metrics?.changed()
     }
 
     /// "showing 3/12 beach.jpg", each carousel's with several, the sync state, an invalid

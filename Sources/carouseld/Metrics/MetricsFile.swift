@@ -1,0 +1,67 @@
+import CarouselCore
+import Glibc
+
+/// `metrics_file`: the Prometheus textfile that node-exporter's textfile collector serves
+/// (`/var/lib/prometheus/node-exporter/carouseld.prom`). Rewritten whole (temporary file, then
+/// rename) when the status changes, at most once a second, and every 15 s besides so memory,
+/// loop gap and the clock stay current and a stale file shows the daemon is gone.
+final class MetricsFile {
+    static let minimumInterval = 1.0
+    static let heartbeat = 15.0
+
+    let path: String
+    private let status: () -> DaemonStatus
+    private let loop: EventLoop
+    private var timer: LoopTimer?
+    private var lastWrite: Double?
+    private var history = ShowingHistory()
+
+    /// `status` is the daemon's status as `ctl status` gives it.
+    init(path: String, loop: EventLoop, status: @escaping () -> DaemonStatus) {
+        self.path = path; self.status = status; self.loop = loop
+        timer = loop.timer("metrics file") { [unowned self] now in write(now: now) }
+        Log.info("metrics: \(path) (Prometheus textfile format)")
+    }
+
+    deinit { timer = nil }
+
+    /// Something the metrics say changed: written now, or a second after the last write.
+    func changed() {
+        history.observe(status(), at: RealtimeTimer.now())
+        let now = loop.time.now()
+        guard let lastWrite, now - lastWrite < Self.minimumInterval else { return write(now: now) }
+        let due = lastWrite + Self.minimumInterval
+        if timer?.deadline.map({ $0 > due }) ?? true { timer?.schedule(at: due) }
+    }
+
+    private func write(now: Double) {
+        lastWrite = now
+        let current = status()
+        history.observe(current, at: RealtimeTimer.now())
+        let snapshot = MetricsSnapshot(status: current, decodeFailures: history.failureCount, lastPageChange: history.lastPageChange,
+                                       clockSynchronised: ClockStatus.isSynchronised(),
+                                       longestLoopGap: loop.longestAnimatingGapSoFar, residentBytes: PeakMemory.resident())
+        AtomicFile.write(Array(MetricsText.render(snapshot).utf8), to: path)
+        timer?.schedule(at: now + Self.heartbeat)
+    }
+
+    /// At stop: carouseld_up 0 would say "stopped", but a file left behind goes stale anyway;
+    /// removing it makes node-exporter drop the series at once.
+    func remove() { unlink(path) }
+}
+
+/// What the status alone does not keep: when the pictures on screen last changed, and how
+/// many pictures have failed since start (each once).
+struct ShowingHistory {
+    private var shown: [Int]?
+    private(set) var lastPageChange: Double?
+    private var failures: Set<String> = []
+    private(set) var failureCount = 0
+
+    mutating func observe(_ status: DaemonStatus, at realtime: Double) {
+        let indexes = status.showing.outputs.map(\.index)
+        if let shown, shown != indexes { lastPageChange = realtime }
+        shown = indexes
+        for failed in status.showing.failed ?? [] where failures.insert(failed).inserted { failureCount += 1 }
+    }
+}
