@@ -50,6 +50,8 @@ package final class DecodeWorker: @unchecked Sendable {
         var previews: [Int: Card] = [:]
         /// Cards that could not be made, and the file as it was when that decode started.
         var failures: [Int: (error: ImageError, file: FileStamp?)] = [:]
+        /// The disk cache was pruned to this playlist (the thread's first work).
+        var pruned = false
     }
 
     /// Decoded cards by path, at one card spec: what a reload carries to the next worker.
@@ -146,9 +148,10 @@ package final class DecodeWorker: @unchecked Sendable {
 
     /// Blocks until nothing wanted is left to decode (every wanted card and preview is made or
     /// failed): the benchmark waits so, as during auto-advance's interval, before it times frames.
+    /// The thread's start-up work (pruning the disk cache) is done first.
     package func waitUntilIdle() {
         condition.lock(); defer { condition.unlock() }
-        while !stopping, nextJob() != nil { condition.wait() }
+        while !stopping, !made.pruned || nextJob() != nil { condition.wait() }
     }
 
     package func takeUpdate() -> Update {
@@ -217,6 +220,8 @@ package final class DecodeWorker: @unchecked Sendable {
         // listing: well under a millisecond for the few hundred entries the bound allows).
         diskCache?.prune()
         condition.lock()
+        made.pruned = true
+        condition.broadcast()
         while !stopping {
             guard let (index, isPreview) = nextJob(), let jobSpec = isPreview ? spec.preview : spec else {
                 condition.wait()
