@@ -35,12 +35,9 @@ package struct ConfigProblem: Sendable, Equatable, CustomStringConvertible {
     /// order each kind first appears. A 10 000-line playlist then costs one log line, not 10 000
     /// (which journald's rate limit would drop), on every reload.
     package static func summarised(_ problems: [ConfigProblem]) -> [String] {
-        var order: [Kind] = []
         var byKind: [Kind: [ConfigProblem]] = [:]
         for problem in problems {
-            guard let kind = problem.kind else { continue }
-            if byKind[kind] == nil { order.append(kind) }
-            byKind[kind, default: []].append(problem)
+            if let kind = problem.kind { byKind[kind, default: []].append(problem) }
         }
         var lines: [String] = []
         var summarisedKinds: Set<Kind> = []

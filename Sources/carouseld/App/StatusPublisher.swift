@@ -37,8 +37,10 @@ final class StatusPublisher {
     /// The status line and state.json, after anything that changes what they say.
     func publish() {
         notifier.status(statusLine())
-        stateFile?.write(status())
-        metrics?.changed()
+        guard stateFile != nil || metrics != nil else { return }
+        let current = status()
+        stateFile?.write(current)
+        metrics?.changed(current)
     }
 
     /// "showing 3/12 beach.jpg", each carousel's with several, the sync state, an invalid

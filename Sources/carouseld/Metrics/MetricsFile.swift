@@ -25,19 +25,24 @@ final class MetricsFile {
 
     deinit { timer = nil }
 
-    /// Something the metrics say changed: written now, or a second after the last write.
-    func changed() {
-        history.observe(status(), at: RealtimeTimer.now())
+    /// The status changed to `current` (as just published): written now, or a second after
+    /// the last write.
+    func changed(_ current: DaemonStatus) {
+        history.observe(current, at: RealtimeTimer.now())
         let now = loop.time.now()
-        guard let lastWrite, now - lastWrite < Self.minimumInterval else { return write(now: now) }
+        guard let lastWrite, now - lastWrite < Self.minimumInterval else { return write(current, now: now) }
         let due = lastWrite + Self.minimumInterval
         if timer?.deadline.map({ $0 > due }) ?? true { timer?.schedule(at: due) }
     }
 
-    private func write(now: Double) {
+    /// Writes `current`, or the status now (the timer's writes, when nothing was published).
+    private func write(_ current: DaemonStatus? = nil, now: Double) {
         lastWrite = now
-        let current = status()
-        history.observe(current, at: RealtimeTimer.now())
+        let current = current ?? {
+            let fresh = status()
+            history.observe(fresh, at: RealtimeTimer.now())
+            return fresh
+        }()
         let snapshot = MetricsSnapshot(status: current, decodeFailures: history.failureCount, lastPageChange: history.lastPageChange,
                                        clockSynchronised: ClockStatus.isSynchronised(),
                                        longestLoopGap: loop.longestAnimatingGapSoFar, residentBytes: PeakMemory.resident())
