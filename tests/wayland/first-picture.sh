@@ -14,20 +14,9 @@
 # Closes with "wayland-first: N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-source "$here/wayland/as-test-user.sh"; as_test_user "$@"
+source "$here/wayland/common.sh"; as_test_user "$@"
 bin=$(realpath "$1"); out=$(realpath -m "$2")
-imgcmp() { /usr/bin/python3 "$here/vm/imgcmp.py" "$@"; }
 rm -rf "$out"; mkdir -p "$out"
-passed=0 failed=0
-check() {  # check NAME COMMAND...: PASS or FAIL, with the command's output
-  local name=$1; shift
-  local output; output=$("$@" 2>&1); local rc=$?
-  if [ -n "${UNCOUNTED:-}" ]; then  # measured and printed, not counted (see below)
-    echo "$([ $rc = 0 ] && echo pass || echo fail) (not counted) $name: $output"; return
-  fi
-  if [ $rc = 0 ]; then echo "PASS $name${output:+: $output}"; passed=$((passed + 1))
-  else echo "FAIL $name: $output"; failed=$((failed + 1)); fi
-}
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$EPOCHREALTIME" "$line"; done; }
 since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 black() { /usr/bin/python3 -c 'import sys; from PIL import Image

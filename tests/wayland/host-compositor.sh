@@ -14,18 +14,11 @@
 set -uo pipefail
 bin=$(realpath "$1"); out=$(realpath -m "$2")
 here=$(cd "$(dirname "$0")/.." && pwd)
-imgcmp() { /usr/bin/python3 "$here/vm/imgcmp.py" "$@"; }
+source "$here/wayland/common.sh"   # imgcmp, check (runs as it is started: weston runs as root here)
 rm -rf "$out"; mkdir -p "$out/xdg" "$out/shots" "$out/conf"
 cp -r "$here/../config/example/images" "$out/images"   # the test writes into it
 chmod 700 "$out/xdg"
 export XDG_RUNTIME_DIR="$out/xdg" WAYLAND_DISPLAY=carouseld-test
-passed=0 failed=0
-check() {  # check NAME COMMAND...: PASS or FAIL, with the command's output
-  local name=$1; shift
-  local output; output=$("$@" 2>&1); local rc=$?
-  if [ $rc = 0 ]; then echo "PASS $name${output:+: $output}"; passed=$((passed + 1))
-  else echo "FAIL $name: $output"; failed=$((failed + 1)); fi
-}
 wait_for() {  # wait_for SECONDS FILE PATTERN
   local end=$((SECONDS + $1))
   until grep -q -- "$3" "$2" 2>/dev/null; do [ $SECONDS -lt $end ] || return 1; sleep 0.1; done

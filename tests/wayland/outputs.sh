@@ -14,17 +14,9 @@
 # Closes with "wayland-outputs: N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-source "$here/wayland/as-test-user.sh"; as_test_user "$@"
+source "$here/wayland/common.sh"; as_test_user "$@"
 bin=$(realpath "$1"); out=$(realpath -m "$2")
-imgcmp() { /usr/bin/python3 "$here/vm/imgcmp.py" "$@"; }
 rm -rf "$out"; mkdir -p "$out"
-passed=0 failed=0
-check() {  # check NAME COMMAND...: PASS or FAIL, with the command's output
-  local name=$1; shift
-  local output; output=$("$@" 2>&1); local rc=$?
-  if [ $rc = 0 ]; then echo "PASS $name${output:+: $output}"; passed=$((passed + 1))
-  else echo "FAIL $name: $output"; failed=$((failed + 1)); fi
-}
 # shows OUTPUT REF [SECONDS]: screenshots of OUTPUT until one equals REF (an animation only
 # makes it wait), at most SECONDS (default 10)
 shows() {
