@@ -14,6 +14,8 @@ control=/tmp/ops/control; mkdir -p /tmp/ops    # sockets cannot live on the 9p s
 TOUCH="carousel test touchscreen"
 
 check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
+# checked NAME COMMAND...: as check, with what the command printed (run once) after the name
+checked() { local name=$1 output; shift; if output=$("$@" 2>&1); then echo "PASS $name ($output)"; else echo "FAIL $name ($output)"; fi; }
 waitfor() {  # waitfor PATTERN FILE SECONDS
   local end=$((SECONDS + $3))
   until grep -qE "$1" "$2" 2>/dev/null; do
@@ -86,17 +88,15 @@ for i in $(seq 30); do
   vm-screendump $out/rest1.ppm; sleep 0.3; vm-screendump $out/rest2.ppm; cmp -s $out/rest1.ppm $out/rest2.ppm && break
 done
 ctl screenshot /tmp/ops-shot.png > $out/shot.txt 2>&1; cat $out/shot.txt
-check "ctl screenshot equals the screendump on bochs ($(/usr/bin/python3 $repo/tests/vm/imgcmp.py mad --max 2 /tmp/ops-shot.png $out/rest2.ppm 2>&1))" \
-  /usr/bin/python3 $repo/tests/vm/imgcmp.py mad --max 2 /tmp/ops-shot.png $out/rest2.ppm
+checked "ctl screenshot equals the screendump on bochs" /usr/bin/python3 $repo/tests/vm/imgcmp.py mad --max 2 /tmp/ops-shot.png $out/rest2.ppm
 check "ctl --json gives the daemon's JSON line" sh -c "$bin ctl --socket $control --json status | /usr/bin/python3 -c 'import json,sys; s=json.load(sys.stdin)[\"status\"]; sys.exit(s[\"index\"] != 4)'"
 index=$(ctl --json status | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["status"]["index"])')
-check "metrics: node-exporter serves the index ctl status gives ($(scraped 'carouseld_item_index{output="default"}' "$index"))" \
-  scraped 'carouseld_item_index{output="default"}' "$index"
+checked "metrics: node-exporter serves the index ctl status gives" scraped 'carouseld_item_index{output="default"}' "$index"
 check "metrics: promtool check metrics passes on the file" promtool check metrics < $metrics/carouseld.prom
 cp $conf/carouseld.conf /tmp/ops/good.conf; echo 'interval = "soon"' >> $conf/carouseld.conf
-check "metrics: an invalid edit sets carouseld_config_error ($(scraped carouseld_config_error 1 10))" scraped carouseld_config_error 1
+checked "metrics: an invalid edit sets carouseld_config_error" scraped carouseld_config_error 1 10
 cp /tmp/ops/good.conf $conf/carouseld.conf
-check "metrics: the edit undone clears it ($(scraped carouseld_config_error 0 10))" scraped carouseld_config_error 0
+checked "metrics: the edit undone clears it" scraped carouseld_config_error 0 10
 
 echo "## 1000 malformed requests and 100 clients at once"
 before=$(rss)
@@ -116,7 +116,7 @@ ctl screen off
 sleep 1
 check "ctl screen off: the CRTC is inactive (no signal)" [ "$(crtc_active)" = 0 ]
 check "ctl status says off (ctl)" sh -c "$bin ctl --socket $control status | grep -qx 'screen: off (ctl)'"
-check "metrics: the screen off is carouseld_screen_on 0 ($(scraped carouseld_screen_on 0))" scraped carouseld_screen_on 0
+checked "metrics: the screen off is carouseld_screen_on 0" scraped carouseld_screen_on 0
 ctl screen on
 becomes "ctl screen on: the last picture again" slide5 10
 check "the CRTC is active again" [ "$(crtc_active)" = 1 ]

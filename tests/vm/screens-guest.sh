@@ -16,6 +16,8 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 TOUCH="carousel test touchscreen"
 
 check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
+# checked NAME COMMAND...: as check, with what the command printed (run once) after the name
+checked() { local name=$1 output; shift; if output=$("$@" 2>&1); then echo "PASS $name ($output)"; else echo "FAIL $name ($output)"; fi; }
 waitfor() {  # waitfor PATTERN FILE SECONDS
   local end=$((SECONDS + $3))
   until grep -qE "$1" "$2" 2>/dev/null; do
@@ -98,7 +100,7 @@ for head in 0 1; do
   name=Virtual-$((head + 1))
   "$bin" ctl --socket /tmp/control-independent --output $name screenshot /tmp/shot-$name.png > /dev/null 2>&1
   vm-screendump "$out/dump-$name.ppm" $head
-  check "independent: ctl screenshot --output $name equals head $head's screendump ($(/usr/bin/python3 "$repo/tests/vm/imgcmp.py" mad --max 2 /tmp/shot-$name.png "$out/dump-$name.ppm" 2>&1))" \
+  checked "independent: ctl screenshot --output $name equals head $head's screendump" \
     /usr/bin/python3 "$repo/tests/vm/imgcmp.py" mad --max 2 /tmp/shot-$name.png "$out/dump-$name.ppm"
 done
 swipe "$out/independent.log"
