@@ -67,6 +67,7 @@ package struct ConfigKey: Sendable {
         choice("sync", \.shell.sync.mode),
         timestamp("epoch", \.shell.sync.epoch),
         number("sync_resume", \.shell.sync.resume),
+        choice("trust_clock", \.shell.sync.trustClock),
         number("wake_minutes", \.shell.schedule.wakeMinutes),
         integer("disk_cache_mb", \.shell.media.diskCacheMB),
         optionalString("metrics_file", \.shell.reporting.metricsFile),

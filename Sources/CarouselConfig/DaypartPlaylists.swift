@@ -21,8 +21,9 @@ extension ConfigLoader {
 extension LoadedConfig {
     /// The playlist for wall-clock time `time` (seconds since 1970, read in local time): the
     /// first `[[playlist]]` whose window holds it, else the main one. `file` is nil for the main one.
-    package func daypart(at time: Double) -> (file: String?, items: [PlaylistItem]) {
-        let file = daypartFile(at: LocalTime(time))
+    /// A nil time (a clock not yet synchronised) is the main one.
+    package func daypart(at time: Double?) -> (file: String?, items: [PlaylistItem]) {
+        let file = time.flatMap { daypartFile(at: LocalTime($0)) }
         return (file, file.flatMap { daypartPlaylists[$0] } ?? playlist)
     }
 

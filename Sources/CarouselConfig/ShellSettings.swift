@@ -136,7 +136,15 @@ package struct SyncSettings: Sendable, Equatable {
     package var epoch: Double = 946_684_800
     /// Seconds without a touch before a touched screen goes back to the clock (`sync_resume`).
     package var resume: Double = 30
+    /// When the wall clock is believed (`trust_clock`): the schedules and sync wait for it.
+    package var trustClock: ClockTrustMode = .synchronised
     package init() {}
+}
+
+/// When the wall clock is believed (`trust_clock`): once NTP has synchronised it (a box
+/// without an RTC boots with a stale time), or from the start (an RTC and no network).
+package enum ClockTrustMode: String, CaseIterable, Sendable {
+    case synchronised, always
 }
 
 /// Screen power and dayparting by the time of day.

@@ -183,6 +183,8 @@ final class WindowTablesTests: LocalZoneTestCase {
         XCTAssertEqual(loaded.daypart(at: saturday2230 + 9 * 3600).file, "morning.m3u", "08:30 CEST sunday")
         XCTAssertNil(loaded.daypart(at: saturday2230 + 14 * 3600).file, "13:30: the main playlist")
         XCTAssertEqual(loaded.daypart(at: saturday2230 + 14 * 3600).items.count, 3)
+        XCTAssertNil(loaded.daypart(at: nil).file, "a clock not yet believed: the main playlist")
+        XCTAssertEqual(loaded.daypart(at: nil).items.count, 3)
     }
 
     func testAMissingDaypartFileIsAProblemOnItsTable() throws {

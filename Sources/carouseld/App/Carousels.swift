@@ -13,9 +13,11 @@ final class Carousels {
     private(set) var syncs: [WallClockSync] = []
     /// The loop's monotonic clock: the time of whatever input and operations do to the engines.
     let time: TimeSource
+    /// Whether the wall clock is believed yet: dayparts, the screen schedule and sync wait for it.
+    let clock: ClockTrust
 
-    init(plan: ScreenPlan, groups: [ScreenGroup], time: TimeSource) {
-        self.plan = plan; self.groups = groups; self.time = time
+    init(plan: ScreenPlan, groups: [ScreenGroup], clock: ClockTrust, time: TimeSource) {
+        self.plan = plan; self.groups = groups; self.clock = clock; self.time = time
     }
 
     var lead: Daemon { groups[0].daemon }
@@ -25,7 +27,7 @@ final class Carousels {
     /// Starts following the wall clock, once, at start.
     func startSync(_ shell: ShellSettings, loop: EventLoop) throws {
         guard shell.sync.mode == .wallclock else { return }
-        syncs = try groups.map { try WallClockSync(group: $0, shell: shell, loop: loop) }
+        syncs = try groups.map { try WallClockSync(group: $0, shell: shell, clock: clock, loop: loop) }
     }
 
     /// The sync of carousel `index`; nil when not synced.

@@ -52,7 +52,8 @@ final class DaemonRunner: ScreenGroupDelegate {
         }
         startup.reached("display open")
         self.startup = startup
-        carousels = try Self.makeCarousels(backend, loaded: loaded, options: options, loop: loop)
+        let clock = ClockTrust(mode: loaded.shell.sync.trustClock, loop: loop)
+        carousels = try Self.makeCarousels(backend, loaded: loaded, options: options, clock: clock, loop: loop)
         try carousels.startSync(loaded.shell, loop: loop)
         publisher = StatusPublisher(notifier: notifier, live: live, carousels: carousels, time: loop.time)
         operations = try Operations(carousels: carousels, outputs: backend.outputs,
@@ -83,7 +84,7 @@ final class DaemonRunner: ScreenGroupDelegate {
     }
 
     private static func makeCarousels(_ backend: Backend, loaded: LoadedConfig, options: DaemonOptions,
-                                      loop: EventLoop) throws -> Carousels {
+                                      clock: ClockTrust, loop: EventLoop) throws -> Carousels {
         let plan = backend.plan
         // The engine clock (and the first auto-advance interval) starts just before the first frame.
         let now = loop.time.now()
@@ -91,15 +92,17 @@ final class DaemonRunner: ScreenGroupDelegate {
         let groups = try plan.groups.map { group in
             try ScreenGroup(plan: group, layout: plan.layout, outputs: group.screens.map { backend.outputs[$0] },
                             rotations: group.screens.map(backend.rotation(ofScreen:)),
-                            config: group.config, shell: loaded.shell, items: items(of: group, in: loaded),
+                            config: group.config, shell: loaded.shell,
+                            items: items(of: group, in: loaded, at: clock.trustedNow),
                             loop: loop, now: now, cache: cache)
         }
-        return Carousels(plan: plan, groups: groups, time: loop.time)
+        return Carousels(plan: plan, groups: groups, clock: clock, time: loop.time)
     }
 
-    /// The playlist a carousel shows: its screen's own (independent), or the main one.
-    static func items(of group: ScreenPlan.Group, in loaded: LoadedConfig) -> [PlaylistItem] {
-        group.playlistOutput.map { loaded.playlist(forOutput: $0) } ?? loaded.daypart(at: RealtimeTimer.now()).items
+    /// The playlist a carousel shows: its screen's own (independent), or the main one (the
+    /// daypart's at wall-clock time `at`; nil while the clock is not believed: the main playlist).
+    static func items(of group: ScreenPlan.Group, in loaded: LoadedConfig, at wallClock: Double?) -> [PlaylistItem] {
+        group.playlistOutput.map { loaded.playlist(forOutput: $0) } ?? loaded.daypart(at: wallClock).items
     }
 
     /// A display error, with the `[[output]]` table's file and line when one names a connector

@@ -22,8 +22,9 @@ final class Operations: OperationsState {
          publisher: StatusPublisher, loop: EventLoop, controlPath: String?) throws {
         self.carousels = carousels; self.publisher = publisher; self.live = live
         screenshots = Screenshots(outputs: outputs, names: screenNames)
-        power = try PowerController(shell: live.current.shell, displays: outputs, loop: loop)
-        dayparts = try DaypartController(loaded: live.current, loop: loop)
+        power = try PowerController(shell: live.current.shell, displays: outputs, clock: carousels.clock, loop: loop)
+        dayparts = try DaypartController(loaded: live.current, clock: carousels.clock, loop: loop)
+        carousels.clock.onTrusted = { [unowned self] in clockTrusted() }
         power.onChange = { [unowned self] on in screensChanged(on: on) }
         dayparts.onSwitch = { [unowned self] _, items in switchDaypart(to: items) }
         publisher.operations = self
@@ -52,6 +53,7 @@ final class Operations: OperationsState {
 
     /// A reload: the new schedules.
     func configure(_ loaded: LoadedConfig) {
+        carousels.clock.configure(mode: loaded.shell.sync.trustClock)
         power.configure(shell: loaded.shell)
         dayparts.configure(loaded)
     }
@@ -64,9 +66,19 @@ final class Operations: OperationsState {
     func updatePause() {
         let now = carousels.time.now()
         for (index, group) in carousels.groups.enumerated() {
-            let paused = isPaused || !power.isOn || carousels.sync(of: index) != nil
+            let paused = isPaused || !power.isOn || carousels.sync(of: index)?.followsClock == true
             if group.daemon.engine.isPaused != paused { group.daemon.modifyEngine { $0.setPaused(paused, now: now) } }
         }
+    }
+
+    /// The wall clock is synchronised: the screen schedule, the daypart and the syncs apply
+    /// from now, as after a clock step.
+    private func clockTrusted() {
+        power.clockTrusted()
+        dayparts.clockTrusted()
+        for sync in carousels.syncs { sync.clockTrusted() }
+        updatePause()
+        publisher.publish()
     }
 
     private func screensChanged(on: Bool) {

@@ -69,7 +69,7 @@ final class ReloadCoordinator: ReloadTarget {
             // The same carousel in the new config (independent screens by name), else the top level.
             let updated = next.groups.first { $0.name == group.plan.name }
                 ?? ScreenPlan.Group(name: group.plan.name, screens: group.plan.screens, config: loaded.config)
-            let items = DaemonRunner.items(of: updated, in: loaded)
+            let items = DaemonRunner.items(of: updated, in: loaded, at: carousels.clock.trustedNow)
             let old = group.daemon.engine.selectedIndex
             let keep = group.items.indices.contains(old)
                 ? ReloadController.index(of: group.items[old].path, in: items, near: old) : nil

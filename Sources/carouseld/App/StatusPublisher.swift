@@ -68,7 +68,8 @@ final class StatusPublisher {
             showing: .init(index: first.index, count: first.count, name: first.name, playlist: playlist,
                            outputs: outputs, failed: failedCards().nilIfEmpty),
             display: .init(screen: screen.on ? "on" : "off", screenReason: screen.reason,
-                           sync: carousels.syncs.first?.state(now: now), paused: operations?.isPaused ?? false),
+                           sync: carousels.syncs.first?.state(now: now), paused: operations?.isPaused ?? false,
+                           clock: carousels.clock.isTrusted ? "synchronised" : "not synchronised"),
             process: .init(generation: generation, configError: live.controller.problems.first,
                            uptime: ((now - startedAt) * 1000).rounded() / 1000, frames: carousels.framesPresented))
     }

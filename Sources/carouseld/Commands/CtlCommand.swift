@@ -106,6 +106,9 @@ struct CtlCommand: ParsableCommand {
         lines.append("playlist: \(showing.playlist)")
         lines.append("screen: \(display.screen) (\(display.screenReason))")
         if let sync = display.sync { lines.append("sync: \(sync)") }
+        if display.clock != "synchronised" {
+            lines.append("clock: \(display.clock) (the screen schedule, dayparts and sync wait for it)")
+        }
         if display.paused { lines.append("paused (ctl resume lets it advance again)") }
         let config = process.configError.map { "the file on disk is invalid: \($0)" } ?? "valid"
         lines.append("config: generation \(process.generation), " + config)

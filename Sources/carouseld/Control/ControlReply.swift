@@ -32,6 +32,8 @@ struct DaemonStatus: Codable, Equatable, Sendable {
         /// "synced", "touched (resync in 12 s)", "clock not synchronised"; nil without sync.
         var sync: String?
         var paused: Bool
+        /// "synchronised", or "not synchronised" while the schedules wait for it (`ClockTrust`).
+        var clock: String = "synchronised"
     }
 
     /// How the daemon runs.

@@ -10,16 +10,19 @@ final class PowerController {
     private let timer: RealtimeTimer
     private var timerWatch: Watch?
     private let displays: [DisplayOutput]
+    private let clock: ClockTrust
     private(set) var isOn = true
     /// Called after the screens went to sleep or woke (status, state file, redraw).
     var onChange: ((_ on: Bool) -> Void)?
 
-    init(shell: ShellSettings, displays: [DisplayOutput], loop: EventLoop) throws {
+    init(shell: ShellSettings, displays: [DisplayOutput], clock: ClockTrust, loop: EventLoop) throws {
         power = ScreenPower(schedule: shell.schedule.screens, wakeMinutes: shell.schedule.wakeMinutes)
         self.displays = displays
+        self.clock = clock
         timer = try RealtimeTimer()
         timerWatch = try loop.watch(timer.fd, name: "screen schedule") { [unowned self] in
-            if timer.acknowledge() != .none { apply() }
+            // A step may be NTP's first setting of the clock: ask whether it is believed now.
+            if timer.acknowledge() != .none { clock.check(); apply() }
         }
         apply()
     }
@@ -47,10 +50,14 @@ final class PowerController {
         return woke
     }
 
+    /// The clock became synchronised: the schedule applies from now.
+    func clockTrusted() { apply() }
+
     /// "on" or "off", and why.
     var state: (on: Bool, reason: String) { power.state(at: RealtimeTimer.now()) }
 
     private func apply() {
+        power.clockTrusted = clock.isTrusted
         let now = RealtimeTimer.now()
         let state = power.state(at: now)
         if state.on != isOn {

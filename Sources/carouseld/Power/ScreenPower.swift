@@ -12,6 +12,9 @@ struct ScreenPower: Sendable {
     /// `ctl screen on|off`: the state, and the schedule change that ends it (nil: never changes).
     private(set) var override: (on: Bool, until: Double?)?
     private(set) var wokenUntil: Double?
+    /// False until the wall clock is synchronised (`ClockTrust`): the schedule is not read
+    /// from a clock that may be hours or years off, and the screen stays on.
+    var clockTrusted = true
 
     init(schedule: [WeeklyWindow] = [], wakeMinutes: Double = 5) {
         self.schedule = schedule; self.wakeMinutes = wakeMinutes
@@ -25,11 +28,12 @@ struct ScreenPower: Sendable {
 
     func isOn(at time: Double) -> Bool { state(at: time).on }
 
-    /// On or off, and why: "always", "scheduled", "ctl", "touch".
+    /// On or off, and why: "always", "scheduled", "ctl", "touch", "clock not synchronised".
     func state(at time: Double) -> (on: Bool, reason: String) {
         if let override, override.until.map({ time < $0 }) ?? true { return (override.on, "ctl") }
         if let wokenUntil, time < wokenUntil { return (true, "touch") }
-        return (scheduledOn(at: time), schedule.isEmpty ? "always" : "scheduled")
+        if schedule.isEmpty { return (true, "always") }
+        return clockTrusted ? (scheduledOn(at: time), "scheduled") : (true, "clock not synchronised")
     }
 
     /// `ctl screen on|off|auto` at `time`: on or off until the schedule next changes; auto
@@ -57,7 +61,7 @@ struct ScreenPower: Sendable {
     /// of an override. Nil when nothing will change.
     func nextChange(after time: Double) -> Double? {
         var candidates: [Double] = []
-        if !schedule.isEmpty, let change = LocalTime.nextChange(after: time, { scheduledOn($0) }) {
+        if !schedule.isEmpty, clockTrusted, let change = LocalTime.nextChange(after: time, { scheduledOn($0) }) {
             candidates.append(change)
         }
         if let until = override?.until, until > time { candidates.append(until) }

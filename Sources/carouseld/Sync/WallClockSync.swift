@@ -10,6 +10,8 @@ import CarouselEngine
 /// - the engine's own auto-advance is held (it counts monotonic time, not the wall clock);
 /// - a touch takes the screen out of sync; after `sync_resume` seconds without one, it
 ///   animates back to the clock's picture. A reload re-aligns.
+/// - until the clock is synchronised (`ClockTrust`) it waits: the engine pages by itself, and
+///   the moment the clock is believed the screen re-aligns as after a step.
 final class WallClockSync {
     private let group: ScreenGroup
     private let timer: RealtimeTimer
@@ -26,9 +28,12 @@ final class WallClockSync {
     private let wallClock: () -> Double
     /// The loop's monotonic clock, the engine's time line.
     private let time: TimeSource
+    private let clock: ClockTrust
 
-    init(group: ScreenGroup, shell: ShellSettings, loop: EventLoop, wallClock: @escaping () -> Double = RealtimeTimer.now) throws {
+    init(group: ScreenGroup, shell: ShellSettings, clock: ClockTrust, loop: EventLoop,
+         wallClock: @escaping () -> Double = RealtimeTimer.now) throws {
         self.group = group
+        self.clock = clock
         self.wallClock = wallClock
         time = loop.time
         timer = try RealtimeTimer()
@@ -46,10 +51,21 @@ final class WallClockSync {
         schedule = WallClockSchedule(epoch: shell.sync.epoch, interval: group.config.interval,
                                      itemDurations: group.items.map(\.duration), itemCount: group.items.count)
         lead = engine.pageSettleDuration
-        group.daemon.modifyEngine { $0.setPaused(true, now: time.now()) }
+        if clock.isTrusted { group.daemon.modifyEngine { $0.setPaused(true, now: time.now()) } }
         if schedule == nil {
             Log.warning("\(group.prefix)sync = \"wallclock\" needs an interval or #EXTINF durations; not syncing")
         }
+        align(animateFarther: false)
+    }
+
+    /// True while the clock pages this carousel (its auto-advance is held): the clock is
+    /// believed and there is a schedule.
+    var followsClock: Bool { clock.isTrusted }
+
+    /// The clock became synchronised: hold the engine's own paging and take the clock's picture.
+    func clockTrusted() {
+        Log.notice("\(group.prefix)the clock is synchronised: paging by it from \(RFC3339.string(wallClock()))")
+        group.daemon.modifyEngine { $0.setPaused(true, now: time.now()) }
         align(animateFarther: false)
     }
 
@@ -60,11 +76,12 @@ final class WallClockSync {
         resumeTimer?.schedule(at: now + resumeAfter)
     }
 
-    /// "synced", "touched (resync in 12 s)" or "clock not synchronised".
+    /// "synced", "touched (resync in 12 s)" or "waiting for the clock to be synchronised".
     func state(now: Double) -> String {
+        if !clock.isTrusted { return "waiting for the clock to be synchronised" }
         if let touchedAt { return "touched (resync in \(formatted("%.0f", max(0, touchedAt + resumeAfter - now))) s)" }
         if schedule == nil { return "not syncing (no durations)" }
-        return ClockStatus.isSynchronised() ? "synced" : "clock not synchronised"
+        return "synced"
     }
 
     // MARK: -
@@ -82,6 +99,8 @@ final class WallClockSync {
 
     /// The wall clock was set: back on its picture at once (a cut if more than one away).
     func clockStepped() {
+        // Not believed yet: the step may be NTP's first setting; ask at once rather than at the next poll.
+        guard clock.isTrusted else { return clock.check() }
         Log.notice("\(group.prefix)the wall clock was set: re-aligning to \(RFC3339.string(wallClock()))")
         align(animateFarther: false)
     }
@@ -101,7 +120,7 @@ final class WallClockSync {
     /// the first read and the arm would go unnoticed, and the screen would keep the old clock's
     /// picture until the old deadline. (Seen in the VM: a `date -s` during a slow frame.)
     private func align(animateFarther: Bool) {
-        guard let schedule else { return }
+        guard let schedule, clock.isTrusted else { return }
         let (read, monotonic) = (wallClock(), MonotonicClock.now())
         // A millisecond on: the timer fires at the change, and rounding must not land before it.
         let wall = read + 0.001
