@@ -80,7 +80,7 @@ final class ConfigParserTests: XCTestCase {
 
     func testEveryKeyIsListedOnce() {
         XCTAssertEqual(ConfigKey.all.count, Set(ConfigKey.all.map(\.name)).count)
-        XCTAssertEqual(ConfigKey.all.count, 45, "a CarouselConfig or ShellSettings property was added or removed: map it here")
+        XCTAssertEqual(ConfigKey.all.count, 46, "a CarouselConfig or ShellSettings property was added or removed: map it here")
     }
 
     /// Each key given a value of the wrong type: one problem, on the key's line, naming the expected type.
@@ -104,6 +104,7 @@ final class ConfigParserTests: XCTestCase {
             (["dots_position"], "\"left\"", "expected \"bottom\" or \"top\", got string \"left\""),
             (["backend"], "\"x11\"", "expected \"auto\" or \"drm\" or \"fbdev\" or \"wayland\", got string \"x11\""),
             (["sync"], "\"ntp\"", "expected \"off\" or \"wallclock\", got string \"ntp\""),
+            (["trust_clock"], "\"never\"", "expected \"synchronised\" or \"always\", got string \"never\""),
             (["epoch"], "12", "expected an RFC 3339 time such as \"2000-01-01T00:00:00Z\", got integer 12"),
             (["layout"], "\"stack\"", "expected \"mirror\" or \"independent\" or \"span\", got string \"stack\""),
             (["interval"], "[1, 2]", "expected a number, got array […]"),

@@ -1,0 +1,18 @@
+# Shell helpers for the VM guest scripts (sourced): checks that print PASS/FAIL lines, waiting
+# for a daemon's log, and the kernel's own word on whether the screen is lit.
+# check NAME COMMAND...: PASS or FAIL by the command's status
+check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
+# checked NAME COMMAND...: as check, with what the command printed (run once) after the name
+checked() { local name=$1 output; shift; if output=$("$@" 2>&1); then echo "PASS $name ($output)"; else echo "FAIL $name ($output)"; fi; }
+# waitfor PATTERN FILE SECONDS: until the file has a line matching the extended regex
+waitfor() {
+  local end=$((SECONDS + $3))
+  until grep -qE "$1" "$2" 2>/dev/null; do
+    [ $SECONDS -lt $end ] || { echo "  (timed out waiting for '$1' in $2)"; return 1; }
+    sleep 0.1
+  done
+}
+# crtc_active: the "active=" of the first CRTC, from the kernel's atomic state
+crtc_active() { awk '/^crtc\[/ { c = 1 } c && /active=/ { sub(/.*active=/, ""); print; exit }' /sys/kernel/debug/dri/0/state; }
+# uptime_now: seconds since boot (a clock `date -s` does not move)
+uptime_now() { cut -d' ' -f1 /proc/uptime; }
