@@ -69,6 +69,7 @@ package struct ConfigKey: Sendable {
         number("sync_resume", \.shell.sync.resume),
         choice("trust_clock", \.shell.sync.trustClock),
         number("wake_minutes", \.shell.schedule.wakeMinutes),
+        string("backlight", \.shell.schedule.backlight),
         integer("disk_cache_mb", \.shell.media.diskCacheMB),
         optionalString("metrics_file", \.shell.reporting.metricsFile),
     ]

@@ -72,6 +72,10 @@ package struct ShellSettings: Sendable, Equatable {
         if input.seat.isEmpty {
             issues.append(ConfigIssue(key: "seat", message: "\"\" is empty; allowed a seat name such as seat0"))
         }
+        if schedule.backlight.isEmpty || schedule.backlight.contains("/") {
+            issues.append(ConfigIssue(key: "backlight", message:
+                "\"\(schedule.backlight)\" is not allowed; allowed \"auto\", \"off\" or a name in /sys/class/backlight such as \"intel_backlight\""))
+        }
         if media.directory.isEmpty {
             issues.append(ConfigIssue(key: "media", message: "\"\" is empty; allowed a directory path"))
         }
@@ -155,5 +159,8 @@ package struct ScheduleSettings: Sendable, Equatable {
     package var wakeMinutes: Double = 5
     /// Playlists by time of day (`[[playlist]]` tables); the first matching one wins.
     package var dayparts: [Daypart] = []
+    /// The panel backlight switched with the screen (`backlight`): "auto" (the one the kernel
+    /// registered under the screen's connector), "off", or a name in /sys/class/backlight.
+    package var backlight: String = "auto"
     package init() {}
 }

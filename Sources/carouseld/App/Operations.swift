@@ -22,7 +22,8 @@ final class Operations: OperationsState {
          publisher: StatusPublisher, loop: EventLoop, controlPath: String?) throws {
         self.carousels = carousels; self.publisher = publisher; self.live = live
         screenshots = Screenshots(outputs: outputs, names: screenNames)
-        power = try PowerController(shell: live.current.shell, displays: outputs, clock: carousels.clock, loop: loop)
+        power = try PowerController(shell: live.current.shell, displays: outputs, screenNames: screenNames,
+                                    clock: carousels.clock, loop: loop)
         dayparts = try DaypartController(loaded: live.current, clock: carousels.clock, loop: loop)
         carousels.clock.onTrusted = { [unowned self] in clockTrusted() }
         power.onChange = { [unowned self] on in screensChanged(on: on) }

@@ -1,6 +1,7 @@
 import CarouselBackends
 import CarouselConfig
 import CarouselCore
+import SystemPackage
 /// Sleeps and wakes the screens by the `[[screen]]` schedule, `ctl screen on|off|auto` and
 /// touch (`ScreenPower`), on a realtime timer that also wakes when the clock is stepped.
 /// Asleep, a KMS screen's CRTC is inactive (no signal: the monitor goes to standby), not a
@@ -11,19 +12,27 @@ final class PowerController {
     private var timerWatch: Watch?
     private let displays: [DisplayOutput]
     private let clock: ClockTrust
+    /// (card, connector) of each screen, for `backlight = "auto"`.
+    private let connectors: [(card: String, connector: String)]
+    private var backlights: [Backlight] = []
+    private var backlightSetting: String?
     private(set) var isOn = true
     /// Called after the screens went to sleep or woke (status, state file, redraw).
     var onChange: ((_ on: Bool) -> Void)?
 
-    init(shell: ShellSettings, displays: [DisplayOutput], clock: ClockTrust, loop: EventLoop) throws {
+    init(shell: ShellSettings, displays: [DisplayOutput], screenNames: [String?], clock: ClockTrust, loop: EventLoop) throws {
         power = ScreenPower(schedule: shell.schedule.screens, wakeMinutes: shell.schedule.wakeMinutes)
         self.displays = displays
         self.clock = clock
+        connectors = zip(displays, screenNames).compactMap { display, name in
+            name.map { (FilePath(display.devicePath).lastComponent?.string ?? "", $0) }
+        }
         timer = try RealtimeTimer()
         timerWatch = try loop.watch(timer.fd, name: "screen schedule") { [unowned self] in
             // A step may be NTP's first setting of the clock: ask whether it is believed now.
             if timer.acknowledge() != .none { clock.check(); apply() }
         }
+        configureBacklight(shell.schedule.backlight)
         apply()
     }
 
@@ -31,6 +40,7 @@ final class PowerController {
     func configure(shell: ShellSettings) {
         power.schedule = shell.schedule.screens
         power.wakeMinutes = shell.schedule.wakeMinutes
+        configureBacklight(shell.schedule.backlight)
         apply()
     }
 
@@ -56,6 +66,15 @@ final class PowerController {
     /// "on" or "off", and why.
     var state: (on: Bool, reason: String) { power.state(at: RealtimeTimer.now()) }
 
+    private func configureBacklight(_ setting: String) {
+        guard setting != backlightSetting else { return }
+        if !isOn { for light in backlights { light.setPower(true) } }   // the old one back as it was
+        backlightSetting = setting
+        backlights = Backlight.resolve(setting, connectors: connectors)
+        if !backlights.isEmpty { Log.info("backlight: \(backlights.map(\.name).joined(separator: ", ")) switched with the screen") }
+        if !isOn { for light in backlights { light.setPower(false) } }
+    }
+
     private func apply() {
         power.clockTrusted = clock.isTrusted
         let now = RealtimeTimer.now()
@@ -63,7 +82,10 @@ final class PowerController {
         if state.on != isOn {
             isOn = state.on
             Log.notice("screen \(state.on ? "on" : "off") (\(state.reason))")
+            // Off: the light first, so a lit panel never shows the dark screen; on: the picture first.
+            if !state.on { for light in backlights { light.setPower(false) } }
             for display in displays { display.setPower(state.on) }
+            if state.on { for light in backlights { light.setPower(true) } }
             onChange?(state.on)
         }
         // A far-off change still gets a timer: a day at most, then it looks again.
