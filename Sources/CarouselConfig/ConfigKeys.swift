@@ -46,6 +46,8 @@ package struct ConfigKey: Sendable {
         number("page_threshold", \.config.gesture.pageThreshold),
         integer("max_pages_per_gesture", \.config.gesture.maxPagesPerGesture),
         number("tap_timeout", \.config.gesture.tapTimeout),
+        choice("transition", \.config.transition.style),
+        number("fade_duration", \.config.transition.fadeDuration),
     ]
 
     /// The shell's keys (`ShellSettings`): top level only.

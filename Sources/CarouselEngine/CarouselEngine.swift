@@ -9,9 +9,6 @@ public struct CarouselEngine: Sendable {
     public private(set) var viewport: Size
     /// Per-item auto-advance interval overrides (playlist #EXTINF); nil entries use `config.interval`.
     public var itemDurations: [Double?] { autoAdvance.itemDurations }
-    /// First playlist index of the selected page: the target while the spring runs, the nearest
-    /// page while dragging, the resting page otherwise.
-    public private(set) var selectedIndex: Int = 0
     public private(set) var now: Double
 
     /// What config, item count and viewport make: rebuilt together when they change.
@@ -21,6 +18,8 @@ public struct CarouselEngine: Sendable {
     /// The page the strip rests on (always in the real copy when resting).
     var page: Int
     var animation: SpringAnimation?
+    /// A crossfade in progress (`transition = "fade"`); never at the same time as `animation`.
+    var fade: PageFade?
     var recognizer: GestureRecognizer
     var gesture: ActiveGesture?
     var autoAdvance: AutoAdvance
@@ -45,45 +44,52 @@ public struct CarouselEngine: Sendable {
         heldPosition = model.strip.anchor(ofPage: page)
         recognizer = GestureRecognizer(touchSlop: config.gesture.touchSlop, tapTimeout: config.gesture.tapTimeout)
         autoAdvance = AutoAdvance(interval: config.interval, itemDurations: itemDurations, restSince: now)
-        syncSelection()
+    }
+
+    /// First playlist index of the selected page: the target while the spring runs or a fade
+    /// shows, the nearest page while dragging, the resting page otherwise.
+    public var selectedIndex: Int {
+        guard model.strip.pageCount > 0 else { return 0 }
+        let shown: Int
+        if let a = animation { shown = a.targetPage }
+        else if let fade { shown = fade.toPage }
+        else if recognizer.isDragging { shown = model.strip.nearestPage(heldPosition) }
+        else { shown = page }
+        return model.strip.firstItem(ofPage: shown)
     }
 
     /// True while a finger drags the strip or the spring runs.
     /// True while any finger is on the screen (driving or not).
     public var hasFingersDown: Bool { !recognizer.fingersDown.isEmpty }
 
-    public var isMoving: Bool { animation != nil || (itemCount > 0 && recognizer.isDragging) }
+    public var isMoving: Bool { animation != nil || fade != nil || (itemCount > 0 && recognizer.isDragging) }
 
     /// Feeds one touch frame (its `time` becomes `now`).
     public mutating func handle(_ frame: TouchFrame) -> [CarouselEvent] {
         var events = advance(to: frame.time)
         for sample in frame.samples {
-            // Any finger, driving or not, stops the slideshow from fighting the hand.
-            if sample.phase == .down { autoAdvance.cancel() }
+            // Any finger, driving or not, stops the slideshow from fighting the hand; a fade
+            // under it ends on its page at once (the finger then drags that page).
+            if sample.phase == .down { autoAdvance.cancel(); finishFade(&events) }
             for action in recognizer.feed(sample, time: now) { apply(action, &events) }
         }
         restartCountdownIfIdle()
-        syncSelection()
         return events
     }
 
     /// Advances time: runs the spring, settles, re-centres the loop, fires auto-advance.
     public mutating func update(now: Double) -> [CarouselEvent] {
         let events = advance(to: now)
-        syncSelection()
         return events
     }
 
-    /// Pages by `delta` pages with the spring (keyboard, auto-advance). Ignored while a finger
-    /// drives the strip, and when there is only one page.
+    /// Pages by `delta` pages with the configured transition (keyboard, ctl, a daypart switch).
+    /// Ignored while a finger drives the strip, and when there is only one page.
     public mutating func page(by delta: Int, now: Double) -> [CarouselEvent] {
-        let events = advance(to: now)
+        var events = advance(to: now)
         if model.strip.loops, delta != 0, !recognizer.isDriving {
-            let current = state()
-            springTo(page: (animation?.targetPage ?? page) + delta, from: current.position,
-                     velocity: current.velocity, at: self.now)
+            change(toPage: (animation?.targetPage ?? fade?.toPage ?? page) + delta, at: self.now, &events)
         }
-        syncSelection()
         return events
     }
 
@@ -93,22 +99,19 @@ public struct CarouselEngine: Sendable {
     public mutating func show(item index: Int, animated: Bool, now: Double) -> [CarouselEvent] {
         var events = advance(to: now)
         guard model.strip.pageCount > 0, !recognizer.isDriving else { return events }
-        let from = animation?.targetPage ?? page
+        let from = animation?.targetPage ?? fade?.toPage ?? page
         let wanted = model.strip.realPage(containingItem: floorMod(index, max(1, itemCount)))
         let count = model.strip.pageCount
         // The shortest signed distance round the loop, so item 0 after the last is one step on.
         let delta = floorMod(wanted - from + count / 2, count) - count / 2
         if animated {
-            if delta != 0 {
-                let current = state()
-                springTo(page: from + delta, from: current.position, velocity: current.velocity, at: self.now)
-            }
-        } else if animation != nil || page != wanted {
+            if delta != 0 { change(toPage: from + delta, at: self.now, &events) }
+        } else if animation != nil || fade != nil || page != wanted {
             animation = nil
+            fade = nil
             rest(on: wanted)
             events.append(.settled(time: self.now, index: selectedIndex))
         }
-        syncSelection()
         return events
     }
 
@@ -122,9 +125,15 @@ public struct CarouselEngine: Sendable {
         }
     }
 
-    /// Seconds the spring takes to bring a one-page move to rest (within 0.5 px, as the engine
-    /// settles): a page change meant to end at a given instant starts this much earlier.
+    /// Seconds a one-page change takes to come to rest: the spring's (within 0.5 px, as the
+    /// engine settles), the fade's, or none for a cut. A page change meant to end at a given
+    /// instant starts this much earlier.
     public var pageSettleDuration: Double {
+        switch config.transition.style {
+        case .fade: return config.transition.fadeDuration
+        case .cut: return 0
+        case .slide: break
+        }
         let animation = SpringAnimation(spring: model.spring, startTime: 0, startPosition: 0, startVelocity: 0,
                                         target: 1, targetPage: 1)
         var t = 0.0
@@ -137,7 +146,6 @@ public struct CarouselEngine: Sendable {
         var events = advance(to: now)
         for action in recognizer.cancelAll() { apply(action, &events) }
         restartCountdownIfIdle()
-        syncSelection()
         return events
     }
 
@@ -154,12 +162,12 @@ public struct CarouselEngine: Sendable {
         recognizer.releaseDriver()
         gesture = nil
         animation = nil
+        fade = nil
         page = model.strip.realPage(containingItem: keepIndex ?? 0)
         heldPosition = model.strip.anchor(ofPage: page)
         autoAdvance = AutoAdvance(interval: config.interval, itemDurations: itemDurations, restSince: nil,
                                   isPaused: autoAdvance.isPaused)
         restartCountdownIfIdle()
-        syncSelection()
     }
 
     public mutating func resize(_ viewport: Size) {
@@ -171,13 +179,25 @@ public struct CarouselEngine: Sendable {
     /// an absolute time on the same clock as `now`. It may already have passed (update at once).
     /// nil while moving or touched, when auto-advance is off, or with a single page.
     public var nextDeadline: Double? {
-        guard model.strip.loops, !isPaused, animation == nil, recognizer.fingersDown.isEmpty else { return nil }
+        guard model.strip.loops, !isPaused, animation == nil, fade == nil, recognizer.fingersDown.isEmpty else { return nil }
         return autoAdvance.deadline(showing: selectedIndex)
     }
 
-    /// The layout at `now`.
+    /// The layout at `now`: during a fade, the page faded from and over it the page faded to.
     public func layout() -> FrameLayout {
-        layout(atPosition: state().position)
+        guard let fade else { return layout(atPosition: state().position) }
+        var frame = layout(atPosition: model.strip.anchor(ofPage: fade.fromPage))
+        let opacity = fade.progress(at: now)
+        guard opacity > 0 else { return frame }
+        let incoming = model.geometry.cards(on: model.strip, at: model.strip.anchor(ofPage: fade.toPage))
+        // Fully faded in, the page faded to alone: the last frame equals that page at rest.
+        if opacity >= 1 { frame.cards = incoming; return frame }
+        frame.cards += incoming.map { card in
+            var card = card
+            card.opacity *= opacity
+            return card
+        }
+        return frame
     }
 
     /// The layout with the strip at `position` (strip units); the same code `layout()` uses.
@@ -204,13 +224,14 @@ public struct CarouselEngine: Sendable {
         if let deadline = nextDeadline, deadline <= now {
             // Start at the deadline itself, not at this frame, so the motion is the same
             // whatever the frame rate.
-            springTo(page: page + 1, from: heldPosition, velocity: 0, at: deadline)
+            change(toPage: page + 1, at: deadline, &events)
             settleIfDone(&events)
         }
         return events
     }
 
     mutating func settleIfDone(_ events: inout [CarouselEvent]) {
+        if let fade, fade.isDone(at: now) { finishFade(&events) }
         guard let a = animation, a.isSettled(at: now, step: model.geometry.step) else { return }
         animation = nil
         rest(on: a.targetPage)
@@ -223,7 +244,34 @@ public struct CarouselEngine: Sendable {
         page = model.strip.recentre(page: target).page
         heldPosition = model.strip.anchor(ofPage: page)
         if recognizer.fingersDown.isEmpty { autoAdvance.rest(at: now) }
-        syncSelection()
+    }
+
+    /// Changes page by the configured transition, from where the strip is now.
+    mutating func change(toPage target: Int, at time: Double, _ events: inout [CarouselEvent]) {
+        finishFade(&events)
+        switch config.transition.style {
+        case .slide:
+            let current = state()
+            springTo(page: target, from: current.position, velocity: current.velocity, at: time)
+        case .fade:
+            // A slide still running ends where it was going; the fade starts from that page.
+            if let a = animation { animation = nil; rest(on: a.targetPage) }
+            autoAdvance.cancel()
+            fade = PageFade(fromPage: page, toPage: target, startTime: time, duration: config.transition.fadeDuration)
+        case .cut:
+            animation = nil
+            rest(on: target)
+            events.append(.settled(time: now, index: selectedIndex))
+        }
+    }
+
+    /// A fade in progress ends on its page at once (its time is up, a finger came down, or
+    /// another page change starts).
+    mutating func finishFade(_ events: inout [CarouselEvent]) {
+        guard let done = fade else { return }
+        fade = nil
+        rest(on: done.toPage)
+        events.append(.settled(time: now, index: selectedIndex))
     }
 
     /// Starts the spring towards a page from a position and velocity in strip units.
@@ -241,12 +289,4 @@ public struct CarouselEngine: Sendable {
         }
     }
 
-    private mutating func syncSelection() {
-        guard model.strip.pageCount > 0 else { selectedIndex = 0; return }
-        let shown: Int
-        if let a = animation { shown = a.targetPage }
-        else if recognizer.isDragging { shown = model.strip.nearestPage(heldPosition) }
-        else { shown = page }
-        selectedIndex = model.strip.firstItem(ofPage: shown)
-    }
 }

@@ -50,6 +50,8 @@ public struct CarouselConfig: Sendable, Equatable {
     public var background: RGB = RGB(0x101010)
     public var dots = DotStyle()
     public var gesture = GestureTuning()
+    /// How auto-advance, `ctl next` and sync change pages: slide, fade or cut.
+    public var transition = PageTransition()
     public init() {}
 }
 
@@ -144,6 +146,7 @@ extension CarouselConfig {
         range("page_threshold", gesture.pageThreshold, 0.05, 0.95)
         intRange("max_pages_per_gesture", gesture.maxPagesPerGesture, 1, 100)
         range("tap_timeout", gesture.tapTimeout, 0.05, 2, " seconds")
+        range("fade_duration", transition.fadeDuration, 0.05, 10, " seconds")
         return issues
     }
 }

@@ -80,7 +80,7 @@ final class ConfigParserTests: XCTestCase {
 
     func testEveryKeyIsListedOnce() {
         XCTAssertEqual(ConfigKey.all.count, Set(ConfigKey.all.map(\.name)).count)
-        XCTAssertEqual(ConfigKey.all.count, 47, "a CarouselConfig or ShellSettings property was added or removed: map it here")
+        XCTAssertEqual(ConfigKey.all.count, 49, "a CarouselConfig or ShellSettings property was added or removed: map it here")
     }
 
     /// Each key given a value of the wrong type: one problem, on the key's line, naming the expected type.
@@ -88,7 +88,7 @@ final class ConfigParserTests: XCTestCase {
         let wrongByKind: [(keys: [String], value: String, expected: String)] = [
             (["interval", "spacing", "center_scale", "side_scale", "center_opacity", "side_opacity", "dot_size",
               "dot_spacing", "dots_margin", "spring_response", "spring_damping", "touch_slop", "fling_velocity",
-              "page_threshold", "tap_timeout", "sync_resume", "wake_minutes", "touch_timeout"], "\"fast\"", "expected a number, got string \"fast\""),
+              "page_threshold", "tap_timeout", "sync_resume", "wake_minutes", "touch_timeout", "fade_duration"], "\"fast\"", "expected a number, got string \"fast\""),
             (["cards_per_page", "max_pages_per_gesture", "rotation", "max_image_pixels", "cache_mb", "disk_cache_mb"], "2.5",
              "expected an integer, got floating-point number 2.5"),
             (["dots", "force_legacy", "touch", "keyboard", "pointer"], "\"yes\"",
@@ -104,6 +104,7 @@ final class ConfigParserTests: XCTestCase {
             (["dots_position"], "\"left\"", "expected \"bottom\" or \"top\", got string \"left\""),
             (["backend"], "\"x11\"", "expected \"auto\" or \"drm\" or \"fbdev\" or \"wayland\", got string \"x11\""),
             (["sync"], "\"ntp\"", "expected \"off\" or \"wallclock\", got string \"ntp\""),
+            (["transition"], "\"wipe\"", "expected \"slide\" or \"fade\" or \"cut\", got string \"wipe\""),
             (["trust_clock"], "\"never\"", "expected \"synchronised\" or \"always\", got string \"never\""),
             (["epoch"], "12", "expected an RFC 3339 time such as \"2000-01-01T00:00:00Z\", got integer 12"),
             (["layout"], "\"stack\"", "expected \"mirror\" or \"independent\" or \"span\", got string \"stack\""),

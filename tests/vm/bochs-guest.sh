@@ -25,6 +25,7 @@ run touch-rest tests/vm/touch-rest.sh "$bin" "$out"
 mkdir -p "$out/config-reload"
 run config-reload env CAROUSELD_VM_GUEST=1 tests/vm/config-reload.sh "$bin" "$out/config-reload"
 run operations tests/vm/operations-guest.sh "$bin" "$out"
+run fade tests/vm/fade-guest.sh "$bin" "$out"
 # These two step the guest clock: last.
 run clock tests/vm/clock-guest.sh "$bin" "$out"
 run sync tests/vm/sync-guest.sh "$bin" "$out"

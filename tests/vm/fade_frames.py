@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+"""Matches screendumps taken through a crossfade against `carouseld render` frames of it.
+usage: fade_frames.py REF_DIR START END SHOT.ppm...
+REF_DIR holds render's frame-SSSS.mmm.png, densely through the fade (which runs from START to
+END seconds of the render's time line) and a little either side. For each screendump the
+closest reference is found (on thumbnails, then measured at full size: the mean absolute
+difference over every channel). Passes when every screendump equals some reference (MAD under
+6), at least 3 of them are the middle of the fade (their reference strictly inside it, and
+unlike both pictures at rest: MAD 6 or more from each), and the matched times never run
+backwards. Prints each screendump's match."""
+import glob
+import os
+import re
+import sys
+
+from PIL import Image, ImageChops, ImageStat
+
+
+def mad(a, b):
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def main():
+    ref_dir, start, end, shots = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4:]
+    refs = []
+    for path in sorted(glob.glob(os.path.join(ref_dir, "frame-*.png"))):
+        t = float(re.search(r"frame-([0-9.]+)\.png$", path).group(1))
+        image = Image.open(path).convert("RGB")
+        refs.append((t, image, image.resize((160, 100), Image.BILINEAR)))
+    before = min(refs, key=lambda r: abs(r[0] - start + 0.05))[1]
+    after = max(refs, key=lambda r: r[0])[1]
+    matched, middle, problems = [], 0, []
+    for shot in shots:
+        image = Image.open(shot).convert("RGB")
+        thumb = image.resize((160, 100), Image.BILINEAR)
+        near = sorted(refs, key=lambda r: mad(thumb, r[2]))[:3]
+        t, score = min(((r[0], mad(image, r[1])) for r in near), key=lambda m: m[1])
+        in_middle = start < t < end and mad(image, before) >= 6 and mad(image, after) >= 6
+        middle += in_middle
+        matched.append(t)
+        print(f"  {os.path.basename(shot)}: render at {t:.3f} s, MAD {score:.2f}" + (" (mid-fade)" if in_middle else ""))
+        if score >= 6:
+            problems.append(f"{os.path.basename(shot)} equals no frame of the fade (closest MAD {score:.2f})")
+    if middle < 3:
+        problems.append(f"only {middle} screendumps in the middle of the fade")
+    if any(b < a for a, b in zip(matched, matched[1:])):
+        problems.append("the matched times run backwards")
+    print(f"{len(shots)} screendumps, {middle} mid-fade, each equal to render at its time"
+          + ("" if not problems else ": " + "; ".join(problems)))
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
