@@ -1,0 +1,79 @@
+import CarouselEngine
+
+/// What a CRTC's overlay planes can do, read from their properties (issue 24): a card on its own
+/// plane moves by two numbers in an atomic commit, with no pixel copied.
+package struct PlaneCapabilities: Sendable, Equatable {
+    /// Overlay planes the CRTC may use (the primary keeps the background and the dots).
+    package var overlays: Int
+    /// The planes scale (SRC size different from CRTC size); vkms's do not, vc4's and i915's do.
+    package var canScale: Bool
+    /// The planes have an "alpha" property (per-plane opacity); vkms's do not.
+    package var hasAlpha: Bool
+    package init(overlays: Int, canScale: Bool, hasAlpha: Bool) {
+        self.overlays = overlays; self.canScale = canScale; self.hasAlpha = hasAlpha
+    }
+}
+
+/// One card on one plane.
+package struct PlacedCard: Sendable, Equatable {
+    /// Playlist index of the picture.
+    package var item: Int
+    /// The part of the card's pixels shown, in card pixels (SRC_*, 16.16 fixed point in the
+    /// commit): a card cut by the screen's edge shows part of itself.
+    package var source: (x: Double, y: Double, width: Double, height: Double)
+    /// Where it shows, inside the screen (CRTC_*).
+    package var destination: IntRect
+    /// 0...1; 1 is opaque (no alpha property needed).
+    package var alpha: Double
+
+    package static func == (a: PlacedCard, b: PlacedCard) -> Bool {
+        a.item == b.item && a.source == b.source && a.destination == b.destination && a.alpha == b.alpha
+    }
+}
+
+/// A frame's cards on overlay planes, bottom to top, or the reason the frame must be composed
+/// on the CPU instead. Pure: the display code tests the result with a TEST_ONLY commit, which
+/// can still refuse it (a format, a bandwidth limit), and then composes too.
+package enum PlaneAssignment: Sendable, Equatable {
+    case planes([PlacedCard])
+    case compose(reason: String)
+
+    /// `cardSize(item)`: the size of the card's decoded pixels, nil while not decoded yet.
+    /// Emphasis too small to see counts as none, as the compositor draws it
+    /// (`CompositorPlan.scaleTolerance`, `opacityTolerance`).
+    package static func assign(_ layout: FrameLayout, cardSize: (Int) -> (width: Int, height: Int)?,
+                               planes: PlaneCapabilities) -> PlaneAssignment {
+        let screen = IntRect(x: 0, y: 0, width: Int(layout.viewport.width), height: Int(layout.viewport.height))
+        var placed: [PlacedCard] = []
+        for card in layout.cards {
+            guard let size = cardSize(card.index) else { return .compose(reason: "a card is not decoded yet") }
+            let scaleX = card.width * card.scale / Double(size.width), scaleY = card.height * card.scale / Double(size.height)
+            let unscaled = CompositorPlan.isUnscaled(scaleX, size.width) && CompositorPlan.isUnscaled(scaleY, size.height)
+            if !unscaled && !planes.canScale {
+                return .compose(reason: "the planes cannot scale (a card at \(formatNumber((card.scale * 1000).rounded() / 1000))x)")
+            }
+            let opaque = card.opacity >= 1 - CompositorPlan.opacityTolerance
+            if !opaque && !planes.hasAlpha {
+                return .compose(reason: "the planes have no alpha property (a card at opacity \(formatNumber((card.opacity * 1000).rounded() / 1000)))")
+            }
+            // Centred on the layout's card, as the compositor places it.
+            let width = unscaled ? Double(size.width) : card.width * card.scale
+            let height = unscaled ? Double(size.height) : card.height * card.scale
+            let left = card.x + (card.width - width) / 2, top = card.y + (card.height - height) / 2
+            let whole = unscaled ? IntRect(x: Int(left.rounded()), y: Int(top.rounded()), width: size.width, height: size.height)
+                                 : IntRect(enclosing: left, top, width, height)
+            let shown = whole.intersection(screen)
+            guard !shown.isEmpty else { continue }
+            // The crop in card pixels: the shown part's share of the whole, at the card's own scale.
+            let perX = Double(size.width) / Double(whole.width), perY = Double(size.height) / Double(whole.height)
+            placed.append(PlacedCard(item: card.index,
+                                     source: (Double(shown.x - whole.x) * perX, Double(shown.y - whole.y) * perY,
+                                              Double(shown.width) * perX, Double(shown.height) * perY),
+                                     destination: shown, alpha: opaque ? 1 : card.opacity))
+        }
+        guard placed.count <= planes.overlays else {
+            return .compose(reason: "\(placed.count) cards on screen, \(planes.overlays) overlay planes")
+        }
+        return .planes(placed)
+    }
+}
