@@ -218,4 +218,14 @@ final class ConfigCheckTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("/nonexistent/carouseld: directory: not found or not a directory"))
     }
+
+    func testManyPicturesFailingForOneReasonAreOneLineWithTheCountAndTheFirstThree() {
+        let failures = (1...50).map { ("/m/bad\($0).png", "not a JPEG") } + [("/m/x.jpg", "file is empty (0 bytes)")]
+            + (1...3).map { ("/m/t\($0).png", "truncated") }
+        XCTAssertEqual(ConfigCheck.summarisedDecodeProblems(failures), [
+            "skipping 50 pictures: not a JPEG: /m/bad1.png, /m/bad2.png, /m/bad3.png and 47 more",
+            "skipping /m/x.jpg: file is empty (0 bytes)",
+            "skipping /m/t1.png: truncated", "skipping /m/t2.png: truncated", "skipping /m/t3.png: truncated",
+        ])
+    }
 }

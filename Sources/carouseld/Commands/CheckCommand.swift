@@ -14,7 +14,8 @@ struct CheckCommand: ParsableCommand {
             + "against the DRM cards when any can be read; then decodes every picture "
             + "at card size for a screen of --size, on all cores, as the daemon would. "
             + "Problems are printed as file:line: key: message, and each picture the daemon would skip as "
-            + "'skipping PATH: REASON'. Exit status 1 on any error, 0 otherwise.")
+            + "'skipping PATH: REASON' (more than three for one reason: 'skipping N pictures: REASON: the first three and N-3 more'). "
+            + "Exit status 1 on any error, 0 otherwise.")
 
     @Option(name: .long, help: "Config directory (carouseld.conf, playlist.m3u, images/).")
     var config = ConfigLoader.defaultDirectory

@@ -104,9 +104,7 @@ enum ConfigCheck {
         let start = MonotonicClock.now()
         let (problems, used) = ParallelDecode.run(paths, threads: threads) { [specs] in decode($0, specs[$0] ?? mainSpec) }
         report.decoding = .init(pictures: paths.count, seconds: MonotonicClock.now() - start, threads: used)
-        for (path, problem) in zip(paths, problems) {
-            if let problem { report.errors.append("skipping \(path): \(problem)") }
-        }
+        report.errors += summarisedDecodeProblems(zip(paths, problems).compactMap { path, problem in problem.map { (path, $0) } })
         return report
     }
 }
@@ -153,5 +151,25 @@ enum ParallelDecode {
         let results = shared.results
         shared.condition.unlock()
         return (results, count)
+    }
+}
+
+extension ConfigCheck {
+    /// "skipping PATH: REASON" for a reason a few pictures share; one line for a reason more
+    /// share, with the count and the first few ("skipping 50 pictures: REASON: a.png, b.png,
+    /// c.png and 47 more"), so a directory of broken files does not bury everything else.
+    static func summarisedDecodeProblems(_ failures: [(path: String, reason: String)], listed: Int = 3) -> [String] {
+        var order: [String] = []
+        var paths: [String: [String]] = [:]
+        for failure in failures {
+            if paths[failure.reason] == nil { order.append(failure.reason) }
+            paths[failure.reason, default: []].append(failure.path)
+        }
+        return order.flatMap { reason -> [String] in
+            let all = paths[reason] ?? []
+            guard all.count > listed else { return all.map { "skipping \($0): \(reason)" } }
+            return ["skipping \(all.count) pictures: \(reason): " + all.prefix(listed).joined(separator: ", ")
+                    + " and \(all.count - listed) more"]
+        }
     }
 }
