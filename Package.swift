@@ -7,7 +7,7 @@ import PackageDescription
 // a library without its `@main` file. A plain `swift build` or `swift test` never sees it.
 let fuzzLibrary = Context.environment["CAROUSELD_FUZZ_LIBRARY"] != nil
 let carouseldDependencies: [Target.Dependency] = [
-    "CarouselEngine", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CDRM", "CInput", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland",
+    "CarouselEngine", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CDRM", "CInput", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland", "CCEC",
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
     .product(name: "SystemPackage", package: "swift-system"),
 ]
@@ -46,6 +46,9 @@ let package = Package(
         .systemLibrary(
             name: "CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
+        // The kernel's HDMI-CEC API (linux/cec.h; no library): its ioctls behind static inline
+        // helpers, since Swift cannot call the variadic ioctl or import the request macros.
+        .systemLibrary(name: "CCEC"),
         // libyaml: reads `libinput record` files (Debian's library, not a bundled copy).
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",

@@ -74,6 +74,9 @@ package struct ConfigKey: Sendable {
         string("backlight", \.shell.schedule.backlight),
         integer("disk_cache_mb", \.shell.media.diskCacheMB),
         optionalString("metrics_file", \.shell.reporting.metricsFile),
+        string("cec", \.shell.schedule.tv.cec),
+        number("cec_off_delay", \.shell.schedule.tv.offDelay),
+        number("cec_on_delay", \.shell.schedule.tv.onDelay),
     ]
 
     package static let byName: [String: ConfigKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -69,6 +69,7 @@ package struct ShellSettings: Sendable, Equatable {
             issues.append(ConfigIssue(key: "metrics_file", message:
                 "\"\(file)\" is not an absolute file path; allowed e.g. /var/lib/prometheus/node-exporter/carouseld.prom"))
         }
+        issues += schedule.tv.validate()
         if input.seat.isEmpty {
             issues.append(ConfigIssue(key: "seat", message: "\"\" is empty; allowed a seat name such as seat0"))
         }
@@ -162,5 +163,33 @@ package struct ScheduleSettings: Sendable, Equatable {
     /// The panel backlight switched with the screen (`backlight`): "auto" (the one the kernel
     /// registered under the screen's connector), "off", or a name in /sys/class/backlight.
     package var backlight: String = "auto"
+    /// How a change of the screen's power reaches the TV (HDMI-CEC).
+    package var tv = TVSettings()
     package init() {}
+}
+
+/// HDMI-CEC: the TV follows the screen's power (`cec`, `cec_off_delay`, `cec_on_delay`).
+package struct TVSettings: Sendable, Equatable {
+    /// "auto" (the adapter of a screen's connector, where the driver says which), "off", or a
+    /// device such as "/dev/cec0".
+    package var cec: String = "auto"
+    /// Seconds from <Standby> to blanking the CRTC (piSignage waits 30).
+    package var offDelay: Double = 0
+    /// Seconds from the first <Image View On> and <Active Source> to the repeat (0: none).
+    package var onDelay: Double = 10
+    package init() {}
+
+    package static let delayRange: ClosedRange<Double> = 0...3600
+
+    package func validate() -> [ConfigIssue] {
+        var issues: [ConfigIssue] = []
+        if cec != "auto" && cec != "off" && !(cec.hasPrefix("/dev/") && cec.count > 5) {
+            issues.append(ConfigIssue(key: "cec", message:
+                "\"\(cec)\" is not allowed; allowed \"auto\", \"off\" or a device such as \"/dev/cec0\""))
+        }
+        for (key, value) in [("cec_off_delay", offDelay), ("cec_on_delay", onDelay)] where !Self.delayRange.contains(value) {
+            issues.append(ConfigIssue(key: key, message: "\(value) is out of range; allowed 0...3600"))
+        }
+        return issues
+    }
 }

@@ -41,10 +41,14 @@ package protocol DisplayOutput: AnyObject {
     /// Puts the screen to sleep (`on == false`: no signal, so the monitor goes to standby;
     /// nothing is presented meanwhile) or wakes it (the next frame lights it again).
     func setPower(_ on: Bool)
+    /// The DRM connector's object id, for matching a CEC adapter to its connector
+    /// (CEC_ADAP_G_CONNECTOR_INFO); nil off DRM and while no screen is connected.
+    var connectorID: UInt32? { get }
 }
 
 extension DisplayOutput {
     package var statistics: String? { nil }
+    package var connectorID: UInt32? { nil }
     package var lastFrame: PixelBuffer? { nil }
     package func setPower(_ on: Bool) {}
 }

@@ -55,6 +55,7 @@ package final class DrmOutput: DisplayOutput {
     deinit { if let crtc = screen?.target.crtcID { card.release(crtc: crtc) } }
 
     package var devicePath: String { card.path }
+    package var connectorID: UInt32? { screen?.target.connectorID }
     package var isFirmwareFramebuffer: Bool { DrmCard.firmwareDrivers.contains(card.driverName) }
 
     package func detach() {

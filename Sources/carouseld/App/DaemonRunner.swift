@@ -214,6 +214,7 @@ final class DaemonRunner: ScreenGroupDelegate {
         publisher.notifier.stopping()
         publisher.metrics?.remove()
         for group in carousels.groups { group.daemon.stop() }
+        operations.power.screens.stop()
         for output in backend.outputs { output.restore() }
         loop.stop()
     }

@@ -22,8 +22,12 @@ final class Operations: OperationsState {
          publisher: StatusPublisher, loop: EventLoop, controlPath: String?) throws {
         self.carousels = carousels; self.publisher = publisher; self.live = live
         screenshots = Screenshots(outputs: outputs, names: screenNames)
-        power = try PowerController(shell: live.current.shell, displays: outputs, screenNames: screenNames,
+        let shell = live.current.shell
+        let tv = try CECAdapterChoice.open(shell.schedule.tv.cec, outputs: outputs).map { try TVLink(bus: $0, loop: loop) }
+        let screens = ScreenSwitch(displays: outputs, tv: tv, delays: (shell.schedule.tv.offDelay, shell.schedule.tv.onDelay), loop: loop)
+        power = try PowerController(shell: shell, screens: screens, displays: outputs, screenNames: screenNames,
                                     clock: carousels.clock, loop: loop)
+        tv?.onPowerChange = { [unowned publisher] _ in publisher.publish() }
         dayparts = try DaypartController(loaded: live.current, clock: carousels.clock, loop: loop)
         carousels.clock.onTrusted = { [unowned self] in clockTrusted() }
         power.onChange = { [unowned self] on in screensChanged(on: on) }
@@ -50,6 +54,7 @@ final class Operations: OperationsState {
     // MARK: - OperationsState
 
     var screen: (on: Bool, reason: String) { power.state }
+    var tv: TVPower? { power.screens.tv?.power }
     var daypartFile: String? { dayparts.file }
 
     /// A reload: the new schedules.

@@ -4,6 +4,8 @@ import CarouselCore
 /// whether `ctl pause` holds the carousels.
 protocol OperationsState: AnyObject {
     var screen: (on: Bool, reason: String) { get }
+    /// The TV's reported power (CEC); nil without a CEC adapter.
+    var tv: TVPower? { get }
     /// The `[[playlist]]` file in force; nil for the main playlist.
     var daypartFile: String? { get }
     var isPaused: Bool { get }
@@ -67,7 +69,7 @@ final class StatusPublisher {
         return DaemonStatus(
             showing: .init(index: first.index, count: first.count, name: first.name, playlist: playlist,
                            outputs: outputs, failed: failedCards().nilIfEmpty),
-            display: .init(screen: screen.on ? "on" : "off", screenReason: screen.reason,
+            display: .init(screen: screen.on ? "on" : "off", screenReason: screen.reason, tv: operations?.tv?.rawValue,
                            sync: carousels.syncs.first?.state(now: now), paused: operations?.isPaused ?? false,
                            clock: carousels.clock.isTrusted ? "synchronised" : "not synchronised"),
             process: .init(generation: generation, configError: live.controller.problems.first,

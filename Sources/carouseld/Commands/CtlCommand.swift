@@ -105,6 +105,7 @@ struct CtlCommand: ParsableCommand {
         var lines = [showing.count == 0 ? "no pictures" : "showing \(showing.index)/\(showing.count) \(showing.name ?? "?")"]
         lines.append("playlist: \(showing.playlist)")
         lines.append("screen: \(display.screen) (\(display.screenReason))")
+        if let tv = display.tv { lines.append("tv: \(tv)") }
         if let sync = display.sync { lines.append("sync: \(sync)") }
         if display.clock != "synchronised" {
             lines.append("clock: \(display.clock) (the screen schedule, dayparts and sync wait for it)")

@@ -29,6 +29,9 @@ struct DaemonStatus: Codable, Equatable, Sendable {
         /// "on" or "off", and why ("scheduled", "ctl", "touch", "always").
         var screen: String
         var screenReason: String
+        /// The TV's power as it reports it over HDMI-CEC: "on", "standby" or "unknown" (no
+        /// answer). Absent when no CEC adapter is used (`cec = "off"`, or none found).
+        var tv: String? = nil
         /// "synced", "touched (resync in 12 s)", "clock not synchronised"; nil without sync.
         var sync: String?
         var paused: Bool

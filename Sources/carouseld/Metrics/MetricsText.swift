@@ -29,6 +29,10 @@ enum MetricsText {
         metric("carouseld_items", "gauge", "Pictures in the playlist shown.", carousels.map { ($0.labels, Double($0.carousel.count)) })
         one("carouseld_screen_on", "gauge", "1 while the screens are on, 0 while the schedule or ctl has them off.",
             m.status.display.screen == "on" ? 1 : 0)
+        if let tv = m.status.display.tv {
+            one("carouseld_tv_power", "gauge", "The TV's power as it reports it over HDMI-CEC: 1 on, 0 standby, -1 unknown (no answer).",
+                TVPower(rawValue: tv)?.metricValue ?? -1)
+        }
         one("carouseld_frames_total", "counter", "Frames drawn since start.", Double(m.status.process.frames))
         one("carouseld_decode_failures_total", "counter", "Pictures whose card could not be made, since start.", Double(m.decodeFailures))
         one("carouseld_config_generation", "gauge", "1 at start, one more per reload that changed something.",

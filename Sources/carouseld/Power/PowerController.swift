@@ -10,19 +10,20 @@ final class PowerController {
     private(set) var power: ScreenPower
     private let timer: RealtimeTimer
     private var timerWatch: Watch?
-    private let displays: [DisplayOutput]
+    /// The CRTCs and backlights, and the TV over CEC, in the order a TV needs (`ScreenSwitch`).
+    let screens: ScreenSwitch
     private let clock: ClockTrust
     /// (card, connector) of each screen, for `backlight = "auto"`.
     private let connectors: [(card: String, connector: String)]
-    private var backlights: [Backlight] = []
     private var backlightSetting: String?
     private(set) var isOn = true
     /// Called after the screens went to sleep or woke (status, state file, redraw).
     var onChange: ((_ on: Bool) -> Void)?
 
-    init(shell: ShellSettings, displays: [DisplayOutput], screenNames: [String?], clock: ClockTrust, loop: EventLoop) throws {
+    init(shell: ShellSettings, screens: ScreenSwitch, displays: [DisplayOutput], screenNames: [String?], clock: ClockTrust,
+         loop: EventLoop) throws {
         power = ScreenPower(schedule: shell.schedule.screens, wakeMinutes: shell.schedule.wakeMinutes)
-        self.displays = displays
+        self.screens = screens
         self.clock = clock
         connectors = zip(displays, screenNames).compactMap { display, name in
             name.map { (FilePath(display.devicePath).lastComponent?.string ?? "", $0) }
@@ -34,6 +35,9 @@ final class PowerController {
         }
         configureBacklight(shell.schedule.backlight)
         apply()
+        // Lit from the start: the TV may still be in standby since the last stop (dark from the
+        // start, apply() has sent it <Standby>).
+        if isOn { screens.wakeTV() }
     }
 
     /// A reload: the new schedule; an override or a wake in force stays.
@@ -41,6 +45,7 @@ final class PowerController {
         power.schedule = shell.schedule.screens
         power.wakeMinutes = shell.schedule.wakeMinutes
         configureBacklight(shell.schedule.backlight)
+        screens.configure(delays: (shell.schedule.tv.offDelay, shell.schedule.tv.onDelay))
         apply()
     }
 
@@ -68,11 +73,10 @@ final class PowerController {
 
     private func configureBacklight(_ setting: String) {
         guard setting != backlightSetting else { return }
-        if !isOn { for light in backlights { light.setPower(true) } }   // the old one back as it was
+        let backlights = Backlight.resolve(setting, connectors: connectors)
         backlightSetting = setting
-        backlights = Backlight.resolve(setting, connectors: connectors)
         if !backlights.isEmpty { Log.info("backlight: \(backlights.map(\.name).joined(separator: ", ")) switched with the screen") }
-        if !isOn { for light in backlights { light.setPower(false) } }
+        screens.use(backlights: backlights)
     }
 
     private func apply() {
@@ -82,10 +86,7 @@ final class PowerController {
         if state.on != isOn {
             isOn = state.on
             Log.notice("screen \(state.on ? "on" : "off") (\(state.reason))")
-            // Off: the light first, so a lit panel never shows the dark screen; on: the picture first.
-            if !state.on { for light in backlights { light.setPower(false) } }
-            for display in displays { display.setPower(state.on) }
-            if state.on { for light in backlights { light.setPower(true) } }
+            screens.turn(on: state.on)
             onChange?(state.on)
         }
         // A far-off change still gets a timer: a day at most, then it looks again.

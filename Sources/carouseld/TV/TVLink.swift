@@ -1,0 +1,125 @@
+import CarouselCore
+
+/// The TV on the other end of the HDMI cable, over CEC: carouseld sends it <Standby>, or
+/// <Image View On> and <Active Source>, and asks for its power (`TVPowerPolling`). Everything
+/// goes through the loop: transmits are queued, results and replies are read when the adapter's
+/// descriptor is readable, so nothing waits for the bus (a message takes ~50 ms, a NACKed one
+/// with its retries several hundred).
+///
+/// A TV that does not answer is no error: one warning, the power `unknown`, and the screen is
+/// switched by KMS alone; when it answers again, one line says so.
+final class TVLink {
+    private let bus: CECBus
+    private let time: TimeSource
+    private(set) var power: TVPower = .unknown
+    /// nil until the TV first answered or failed to; false after a failure (warned once).
+    private(set) var isAnswering: Bool?
+    private var polling = TVPowerPolling()
+    /// The sequence number of the <Give Device Power Status> awaiting its answer.
+    private var powerQuery: UInt32?
+    private var pollTimer: LoopTimer?
+    private var watch: Watch?
+    /// The TV's reported power changed (status, state file, metrics).
+    var onPowerChange: ((TVPower) -> Void)?
+
+    init(bus: CECBus, loop: EventLoop) throws {
+        self.bus = bus
+        time = loop.time
+        pollTimer = loop.timer("TV power status") { [unowned self] _ in askPower() }
+        if let fd = bus.fd { watch = try loop.watch(fd, name: "CEC \(bus.name)") { [unowned self] in drain() } }
+        pollTimer?.schedule(at: time.now())
+    }
+
+    var name: String { bus.name }
+
+    /// <Standby> to the TV.
+    func standby() {
+        send(.standby(from: me), "Standby")
+        pollTimer?.schedule(at: polling.asked(.standby, at: time.now()))
+    }
+
+    /// <Image View On> to the TV, and <Active Source> with this connector's physical address
+    /// to everyone, so the TV turns on and shows this input.
+    func wake() {
+        let from = me
+        send(.imageViewOn(from: from), "Image View On")
+        let address = bus.physicalAddress()
+        if address != PhysicalAddress.invalid { send(.activeSource(from: from, physicalAddress: address), "Active Source") }
+        pollTimer?.schedule(at: polling.asked(.on, at: time.now()))
+    }
+
+    /// At stop: the last <Standby> must leave before the descriptor closes.
+    func waitForTransmits(seconds: Double) { bus.waitForTransmits(seconds: seconds) }
+
+    /// Reads every result and reply queued (the loop calls it when the descriptor is readable).
+    func drain() {
+        while let result = bus.receive() { handle(result) }
+    }
+
+    /// Our logical address, or Unregistered (15) while none is claimed: the kernel then still
+    /// lets <Image View On> through to a TV that dropped hot-plug detect in standby.
+    private var me: UInt8 { bus.logicalAddress() ?? CECMessage.broadcast }
+
+    private func askPower() {
+        do {
+            powerQuery = try bus.transmit(.giveDevicePowerStatus(from: me), awaiting: .reportPowerStatus)
+        } catch {
+            notAnswering("asking its power: \(error)")
+            pollTimer?.schedule(at: polling.answered(nil, at: time.now()))
+        }
+    }
+
+    private func send(_ message: CECMessage, _ what: String) {
+        do {
+            _ = try bus.transmit(message, awaiting: nil)
+            Log.info("CEC \(bus.name): <\(what)> sent (\(message.shown))")
+        } catch {
+            notAnswering("<\(what)> not sent: \(error)")
+        }
+    }
+
+    private func handle(_ result: CECResult) {
+        switch result {
+        case .acknowledged:
+            answered()
+        case .failed(let sequence, let status):
+            notAnswering("no acknowledgement (tx status 0x\(String(status, radix: 16)))")
+            if sequence == powerQuery { powerUnknown() }
+        case .noReply(let sequence):
+            guard sequence == powerQuery else { return }
+            notAnswering("no <Report Power Status>")
+            powerUnknown()
+        case .received(let sequence, let message):
+            guard let reported = message.reportedTVPower, let status = message.operands.first else { return }
+            answered()
+            if sequence == powerQuery { powerQuery = nil }
+            pollTimer?.schedule(at: polling.answered(status, at: time.now()))
+            setPower(reported)
+        }
+    }
+
+    private func powerUnknown() {
+        powerQuery = nil
+        pollTimer?.schedule(at: polling.answered(nil, at: time.now()))
+        setPower(.unknown)
+    }
+
+    private func setPower(_ new: TVPower) {
+        guard new != power else { return }
+        power = new
+        Log.info("CEC \(bus.name): the TV reports \(new.rawValue)")
+        onPowerChange?(new)
+    }
+
+    private func answered() {
+        if isAnswering == false { Log.notice("CEC \(bus.name): the TV answers again") }
+        isAnswering = true
+    }
+
+    private func notAnswering(_ why: String) {
+        guard isAnswering != false else { return }
+        isAnswering = false
+        Log.warning("CEC \(bus.name): the TV (logical address 0) does not answer (\(why)); "
+                    + "the screen is switched by KMS alone")
+    }
+}
