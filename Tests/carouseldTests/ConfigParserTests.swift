@@ -80,7 +80,7 @@ final class ConfigParserTests: XCTestCase {
 
     func testEveryKeyIsListedOnce() {
         XCTAssertEqual(ConfigKey.all.count, Set(ConfigKey.all.map(\.name)).count)
-        XCTAssertEqual(ConfigKey.all.count, 49, "a CarouselConfig or ShellSettings property was added or removed: map it here")
+        XCTAssertEqual(ConfigKey.all.count, 52, "a CarouselConfig or ShellSettings property was added or removed: map it here")
     }
 
     /// Each key given a value of the wrong type: one problem, on the key's line, naming the expected type.
@@ -88,12 +88,12 @@ final class ConfigParserTests: XCTestCase {
         let wrongByKind: [(keys: [String], value: String, expected: String)] = [
             (["interval", "spacing", "center_scale", "side_scale", "center_opacity", "side_opacity", "dot_size",
               "dot_spacing", "dots_margin", "spring_response", "spring_damping", "touch_slop", "fling_velocity",
-              "page_threshold", "tap_timeout", "sync_resume", "wake_minutes", "touch_timeout", "fade_duration"], "\"fast\"", "expected a number, got string \"fast\""),
+              "page_threshold", "tap_timeout", "sync_resume", "wake_minutes", "touch_timeout", "fade_duration", "cec_off_delay", "cec_on_delay"], "\"fast\"", "expected a number, got string \"fast\""),
             (["cards_per_page", "max_pages_per_gesture", "rotation", "max_image_pixels", "cache_mb", "disk_cache_mb"], "2.5",
              "expected an integer, got floating-point number 2.5"),
             (["dots", "force_legacy", "touch", "keyboard", "pointer"], "\"yes\"",
              "expected true or false, got string \"yes\""),
-            (["seat", "media", "output", "mode", "metrics_file", "backlight"], "5", "expected a string, got integer 5"),
+            (["seat", "media", "output", "mode", "metrics_file", "backlight", "cec"], "5", "expected a string, got integer 5"),
             (["card_width", "card_height"], "\"wide\"",
              "expected a number of pixels or a percentage string such as \"80%\", got string \"wide\""),
             (["card_width"], "true", "expected a number of pixels or a percentage string such as \"80%\", got bool true"),

@@ -73,14 +73,13 @@ final class CECAdapter: CECBus {
         var msg = cec_msg()
         guard carouseld_cec_receive(descriptor.rawValue, &msg) == 0 else { return nil }
         let bytes = withUnsafeBytes(of: msg.msg) { Array($0.prefix(Int(min(msg.len, 16)))) }
-        if msg.tx_status != 0 {
-            return msg.tx_status & UInt8(CEC_TX_STATUS_OK) != 0
-                ? .acknowledged(sequence: msg.sequence) : .failed(sequence: msg.sequence, status: msg.tx_status)
+        // A reply comes with its transmit's tx_status still set: the receive status decides first.
+        if msg.rx_status != 0 {
+            let ok = msg.rx_status & UInt8(CEC_RX_STATUS_OK) != 0 && msg.rx_status & UInt8(CEC_RX_STATUS_FEATURE_ABORT) == 0
+            return ok ? .received(sequence: msg.sequence, CECMessage(bytes: bytes)) : .noReply(sequence: msg.sequence)
         }
-        if msg.rx_status & UInt8(CEC_RX_STATUS_OK) != 0, msg.rx_status & UInt8(CEC_RX_STATUS_FEATURE_ABORT) == 0 {
-            return .received(sequence: msg.sequence, CECMessage(bytes: bytes))
-        }
-        return .noReply(sequence: msg.sequence)
+        return msg.tx_status & UInt8(CEC_TX_STATUS_OK) != 0
+            ? .acknowledged(sequence: msg.sequence) : .failed(sequence: msg.sequence, status: msg.tx_status)
     }
 
     /// At stop: waits up to `seconds` for what was queued to be sent (results read and

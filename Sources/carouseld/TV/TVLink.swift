@@ -17,6 +17,9 @@ final class TVLink {
     private var polling = TVPowerPolling()
     /// The sequence number of the <Give Device Power Status> awaiting its answer.
     private var powerQuery: UInt32?
+    /// Messages to the TV whose transmit result is awaited: only their acknowledgement says
+    /// the TV is there (a broadcast such as <Active Source> is acknowledged by nobody in particular).
+    private var toTV: Set<UInt32> = []
     private var pollTimer: LoopTimer?
     private var watch: Watch?
     /// The TV's reported power changed (status, state file, metrics).
@@ -62,7 +65,12 @@ final class TVLink {
 
     private func askPower() {
         do {
-            powerQuery = try bus.transmit(.giveDevicePowerStatus(from: me), awaiting: .reportPowerStatus)
+            let sequence = try bus.transmit(.giveDevicePowerStatus(from: me), awaiting: .reportPowerStatus)
+            powerQuery = sequence
+            toTV.insert(sequence)
+            // The answer (or its absence) schedules the next question; should the kernel lose
+            // it (its queue overflowed), the regular interval still comes.
+            pollTimer?.schedule(at: time.now() + TVPowerPolling.interval)
         } catch {
             notAnswering("asking its power: \(error)")
             pollTimer?.schedule(at: polling.answered(nil, at: time.now()))
@@ -71,7 +79,8 @@ final class TVLink {
 
     private func send(_ message: CECMessage, _ what: String) {
         do {
-            _ = try bus.transmit(message, awaiting: nil)
+            let sequence = try bus.transmit(message, awaiting: nil)
+            if message.destination == CECMessage.tv { toTV.insert(sequence) }
             Log.info("CEC \(bus.name): <\(what)> sent (\(message.shown))")
         } catch {
             notAnswering("<\(what)> not sent: \(error)")
@@ -80,16 +89,19 @@ final class TVLink {
 
     private func handle(_ result: CECResult) {
         switch result {
-        case .acknowledged:
-            answered()
+        case .acknowledged(let sequence):
+            if toTV.remove(sequence) != nil { answered() }
         case .failed(let sequence, let status):
+            guard toTV.remove(sequence) != nil else { return }
             notAnswering("no acknowledgement (tx status 0x\(String(status, radix: 16)))")
             if sequence == powerQuery { powerUnknown() }
         case .noReply(let sequence):
+            toTV.remove(sequence)
             guard sequence == powerQuery else { return }
             notAnswering("no <Report Power Status>")
             powerUnknown()
         case .received(let sequence, let message):
+            toTV.remove(sequence)
             guard let reported = message.reportedTVPower, let status = message.operands.first else { return }
             answered()
             if sequence == powerQuery { powerQuery = nil }
