@@ -74,7 +74,7 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertEqual(values("User"), ["carouseld"])
         XCTAssertEqual(values("SupplementaryGroups"), ["video input"])
         XCTAssertEqual(values("DevicePolicy"), ["closed"])
-        XCTAssertEqual(Set(values("DeviceAllow")), ["char-drm rw", "char-input rw", "char-fb rw"])
+        XCTAssertEqual(Set(values("DeviceAllow")), ["char-drm rw", "char-input rw", "char-fb rw", "char-cec rw"])
         XCTAssertEqual(values("ProtectSystem"), ["strict"])
         XCTAssertEqual(values("ReadOnlyPaths"), ["-/etc/carouseld"])
         // The card cache's directory ($CACHE_DIRECTORY) and the control socket's ($RUNTIME_DIRECTORY):
