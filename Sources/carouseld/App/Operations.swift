@@ -23,7 +23,7 @@ final class Operations: OperationsState {
         self.carousels = carousels; self.publisher = publisher; self.live = live
         screenshots = Screenshots(outputs: outputs, names: screenNames)
         let shell = live.current.shell
-        let tv = try CECAdapterChoice.open(shell.schedule.tv.cec, outputs: outputs).map { try TVLink(bus: $0, loop: loop) }
+        let tv = Self.tvLink(shell.schedule.tv.cec, outputs: outputs, loop: loop)
         let screens = ScreenSwitch(displays: outputs, tv: tv, delays: (shell.schedule.tv.offDelay, shell.schedule.tv.onDelay), loop: loop)
         power = try PowerController(shell: shell, screens: screens, displays: outputs, screenNames: screenNames,
                                     clock: carousels.clock, loop: loop)
@@ -49,6 +49,17 @@ final class Operations: OperationsState {
             Log.info("no control socket (no $RUNTIME_DIRECTORY, /run/carouseld not writable; --control PATH sets one)")
         }
         updatePause()
+    }
+
+    /// The TV over CEC (`cec`), or nil: CEC off, no adapter, or one that cannot be watched.
+    private static func tvLink(_ setting: String, outputs: [DisplayOutput], loop: EventLoop) -> TVLink? {
+        guard let adapter = CECAdapterChoice.open(setting, outputs: outputs) else { return nil }
+        do {
+            return try TVLink(bus: adapter, loop: loop)
+        } catch {
+            Log.warning("CEC \(adapter.name): \(error); the screen is switched by KMS alone")
+            return nil
+        }
     }
 
     // MARK: - OperationsState
