@@ -2,6 +2,7 @@ import CarouselBackends
 import CarouselEngine
 import CarouselPixels
 @testable import CarouselCore
+import Foundation
 import XCTest
 @testable import carouseld
 
@@ -118,6 +119,23 @@ final class ScreenSwitchTests: XCTestCase {
         bus.clear()
         try at(20)
         XCTAssertFalse(bus.opcodes.contains(0x04))
+    }
+
+    func testTheBacklightGoesDarkWithTheCRTCNotWithTheStandby() throws {
+        let sysfs = NSTemporaryDirectory() + "screen-switch-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: sysfs) }
+        try FileManager.default.createDirectory(atPath: sysfs + "/class/backlight/panel", withIntermediateDirectories: true)
+        try "700\n".write(toFile: sysfs + "/class/backlight/panel/brightness", atomically: false, encoding: .utf8)
+        func brightness() -> String? { Backlight.read(sysfs + "/class/backlight/panel/brightness") }
+        let screens = screens(off: 30, on: 10)
+        screens.use(backlights: [Backlight(name: "panel", sysfs: sysfs)])
+        screens.turn(on: false)
+        XCTAssertEqual(brightness(), "700", "lit while the TV goes to standby")
+        try at(30)
+        XCTAssertEqual(brightness(), "0")
+        XCTAssertFalse(output.lit)
+        screens.turn(on: true)
+        XCTAssertEqual(brightness(), "700")
     }
 
     func testWithoutATVTheCRTCIsSwitchedAtOnce() throws {

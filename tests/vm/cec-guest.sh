@@ -13,22 +13,14 @@ mkdir -p "$out"; rm -f "$out"/*
 conf=/tmp/cec-conf; mkdir -p $conf
 control=/tmp/cec/control; mkdir -p /tmp/cec
 
-check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
-waitfor() {  # waitfor PATTERN FILE SECONDS
-  local end=$((SECONDS + $3))
-  until grep -qE "$1" "$2" 2>/dev/null; do
-    [ $SECONDS -lt $end ] || { echo "  (timed out waiting for '$1' in $2)"; return 1; }
-    sleep 0.1
-  done
-}
+. "$repo/tests/vm/guest-lib.sh"   # check, waitfor, crtc_active
 ctl() { "$bin" ctl --socket $control "$@"; }
 says() { ctl status | grep -qx "$1"; }   # says LINE: ctl status has LINE
-crtc_active() { awk '/^crtc\[/ { c = 1 } c && /active=/ { sub(/.*active=/, ""); print; exit }' /sys/kernel/debug/dri/0/state; }
 now() { date +%s.%N; }
 since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.1f", e - s }'; }
 # tv_becomes STATE SECONDS: ctl status says "tv: STATE" within SECONDS; prints how long it took
 tv_becomes() {
-  local start end=$((SECONDS + $2)) t0; t0=$(now)
+  local end=$((SECONDS + $2)) t0; t0=$(now)
   until ctl status | grep -qx "tv: $1"; do
     [ $SECONDS -lt $end ] || { echo "ctl status says '$(ctl status | grep '^tv:')' after $2 s"; return 1; }
     sleep 0.2
