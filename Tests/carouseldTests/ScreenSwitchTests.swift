@@ -185,6 +185,27 @@ final class ScreenSwitchTests: XCTestCase {
         XCTAssertEqual(changes, [.on, .standby, .unknown])
     }
 
+    func testWhatIsAskedBeforeTheAddressIsClaimedWaitsForIt() throws {
+        bus.address = nil
+        let screens = screens(off: 0, on: 0)
+        screens.wakeTV()
+        try at(0)
+        try at(0.2)
+        XCTAssertEqual(bus.sent, [], "the kernel is still claiming: nothing sent, no warning")
+        XCTAssertNil(tv.isAnswering)
+        bus.address = 8
+        try at(0.5)
+        XCTAssertEqual(bus.sent, [.giveDevicePowerStatus(from: 8), .imageViewOn(from: 8), .activeSource(from: 8, physicalAddress: 0x1000)])
+    }
+
+    func testAnAddressNeverClaimedSendsFromUnregisteredAfterTheWait() throws {
+        bus.address = nil
+        tv.standby()
+        for step in 1...25 { try at(Double(step) * 0.2) }
+        XCTAssertEqual(bus.sent.prefix(2), [.standby(from: CECMessage.broadcast), .giveDevicePowerStatus(from: CECMessage.broadcast)],
+                       "in the order asked, from Unregistered")
+    }
+
     func testATransmitTheKernelRefusesCountsAsNoAnswer() throws {
         bus.refuses = true
         tv.wake()

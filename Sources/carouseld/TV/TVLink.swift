@@ -22,13 +22,22 @@ final class TVLink {
     private var toTV: Set<UInt32> = []
     private var pollTimer: LoopTimer?
     private var watch: Watch?
+    /// Right after start the kernel is still claiming our logical address in the background
+    /// (it polls the candidates on the bus), and refuses transmits (ENONET): what is asked
+    /// meanwhile waits, until the address is there or `claimWait` has passed. nil afterwards.
+    private var beforeClaim: (until: Double, work: [() -> Void])?
+    private var claimTimer: LoopTimer?
     /// The TV's reported power changed (status, state file, metrics).
     var onPowerChange: ((TVPower) -> Void)?
+
+    static let claimWait = 5.0
 
     init(bus: CECBus, loop: EventLoop) throws {
         self.bus = bus
         time = loop.time
+        beforeClaim = (time.now() + Self.claimWait, [])
         pollTimer = loop.timer("TV power status") { [unowned self] _ in askPower() }
+        claimTimer = loop.timer("CEC address claim") { [unowned self] now in claimChecked(now: now) }
         if let fd = bus.fd { watch = try loop.watch(fd, name: "CEC \(bus.name)") { [unowned self] in drain() } }
         pollTimer?.schedule(at: time.now())
     }
@@ -37,6 +46,7 @@ final class TVLink {
 
     /// <Standby> to the TV.
     func standby() {
+        if waitingForClaim({ [unowned self] in standby() }) { return }
         send(.standby(from: me), "Standby")
         pollTimer?.schedule(at: polling.asked(.standby, at: time.now()))
     }
@@ -44,6 +54,7 @@ final class TVLink {
     /// <Image View On> to the TV, and <Active Source> with this connector's physical address
     /// to everyone, so the TV turns on and shows this input.
     func wake() {
+        if waitingForClaim({ [unowned self] in wake() }) { return }
         let from = me
         send(.imageViewOn(from: from), "Image View On")
         let address = bus.physicalAddress()
@@ -64,6 +75,7 @@ final class TVLink {
     private var me: UInt8 { bus.logicalAddress() ?? CECMessage.broadcast }
 
     private func askPower() {
+        if waitingForClaim({ [unowned self] in askPower() }) { return }
         do {
             let sequence = try bus.transmit(.giveDevicePowerStatus(from: me), awaiting: .reportPowerStatus)
             powerQuery = sequence
@@ -75,6 +87,27 @@ final class TVLink {
             notAnswering("asking its power: \(error)")
             pollTimer?.schedule(at: polling.answered(nil, at: time.now()))
         }
+    }
+
+    /// True when `work` was kept for when the address is claimed (see `beforeClaim`).
+    private func waitingForClaim(_ work: @escaping () -> Void) -> Bool {
+        guard var waiting = beforeClaim, bus.logicalAddress() == nil, time.now() < waiting.until else { return false }
+        waiting.work.append(work)
+        beforeClaim = waiting
+        claimTimer?.schedule(at: time.now() + 0.2)
+        return true
+    }
+
+    /// Runs what waited once the address is claimed (or the wait is over: then it goes from
+    /// Unregistered, and a refusal is the one warning).
+    private func claimChecked(now: Double) {
+        guard let waiting = beforeClaim else { return }
+        guard bus.logicalAddress() != nil || now >= waiting.until else {
+            claimTimer?.schedule(at: now + 0.2)
+            return
+        }
+        beforeClaim = nil
+        for work in waiting.work { work() }
     }
 
     private func send(_ message: CECMessage, _ what: String) {
