@@ -16,7 +16,7 @@ example=$out/conf-example long=$out/conf-long
 first_ref=$out/render/example/frame-0001.500.png second_ref=$out/render/example/frame-0012.000.png
 long_ref=$out/render/long/frame-0001.000.png
 
-check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
+. "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
 # waitfor PATTERN FILE SECONDS: until a line of FILE matches
 waitfor() {
   local end=$((SECONDS + $3))

@@ -7,7 +7,7 @@
 set -u
 bin=$1 out=$2
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
+. "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
 
 ls /dev/dri > /dev/null 2>&1 && echo "  (unexpected: /dev/dri exists)"
 "$bin" --config "$repo/config/example" > "$out/nodri.log" 2>&1 &

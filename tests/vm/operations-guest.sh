@@ -13,21 +13,10 @@ conf=/tmp/ops-conf; mkdir -p $conf
 control=/tmp/ops/control; mkdir -p /tmp/ops    # sockets cannot live on the 9p share
 TOUCH="carousel test touchscreen"
 
-check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
-# checked NAME COMMAND...: as check, with what the command printed (run once) after the name
-checked() { local name=$1 output; shift; if output=$("$@" 2>&1); then echo "PASS $name ($output)"; else echo "FAIL $name ($output)"; fi; }
-waitfor() {  # waitfor PATTERN FILE SECONDS
-  local end=$((SECONDS + $3))
-  until grep -qE "$1" "$2" 2>/dev/null; do
-    [ $SECONDS -lt $end ] || { echo "  (timed out waiting for '$1' in $2)"; return 1; }
-    sleep 0.1
-  done
-}
+. "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
 slide() { vm-screendump "$out/screen.ppm" && /usr/bin/python3 "$repo/tests/vm/touch_screen_colour.py" "$out/screen.ppm"; }
 ctl() { "$bin" ctl --socket $control "$@"; }
 rss() { awk '/^VmRSS/ { print $2 }' /proc/"$pid"/status; }
-# crtc_active: the "active=" of the CRTC driving Virtual-1, from the kernel's atomic state
-crtc_active() { awk '/^crtc\[/ { c = 1 } c && /active=/ { sub(/.*active=/, ""); print; exit }' /sys/kernel/debug/dri/0/state; }
 start() {  # start NAME: the daemon on $conf with the control socket
   rm -f $control
   CAROUSELD_DEBUG=1 "$bin" run --config $conf --control $control > "$out/$1.log" 2>&1 &

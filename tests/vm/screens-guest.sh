@@ -15,9 +15,7 @@ bin=$1 out=$2
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 TOUCH="carousel test touchscreen"
 
-check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
-# checked NAME COMMAND...: as check, with what the command printed (run once) after the name
-checked() { local name=$1 output; shift; if output=$("$@" 2>&1); then echo "PASS $name ($output)"; else echo "FAIL $name ($output)"; fi; }
+. "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
 waitfor() {  # waitfor PATTERN FILE SECONDS
   local end=$((SECONDS + $3))
   until grep -qE "$1" "$2" 2>/dev/null; do

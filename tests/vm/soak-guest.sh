@@ -16,7 +16,7 @@
 set -u
 bin=$1 out=$2 seconds=${3:-600}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
+. "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
 waitfor() {
   local end=$((SECONDS + $3))
   until grep -q "$1" "$2" 2>/dev/null; do [ $SECONDS -lt $end ] || return 1; sleep 0.1; done

@@ -14,7 +14,7 @@ printf 'interval = 5\nmedia = "%s"\nsync = "wallclock"\nepoch = "2026-01-01T00:0
   "$repo/config/example/images" > $conf/carouseld.conf
 EPOCH=1767225600
 
-check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
+. "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
 now() { date +%s.%N; }
 # expected T: the slide shown at wall time T; "edge" within 0.8 s of a change (the move may run)
 expected() {

@@ -7,7 +7,7 @@
 set -u
 bin=$1 out=$2
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
+. "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
 
 "$bin" outputs > "$out/vkms-outputs.txt" 2>&1; head -3 "$out/vkms-outputs.txt"
 check "outputs lists the vkms connector" grep -q "driver vkms" "$out/vkms-outputs.txt"
