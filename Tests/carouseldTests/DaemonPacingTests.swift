@@ -165,7 +165,7 @@ final class DaemonPacingTests: XCTestCase {
         daemon.start()
         var t = time.now()
         output.completeFlip(at: t)
-        daemon.updateEngine { $0.page(by: 1, now: t) }
+        daemon.updateEngine(cause: .ctl) { $0.page(by: 1, now: t) }
         try loop.runOnce(timeoutMilliseconds: 0)
         var flips = 0
         while output.pending && flips < 600 {
@@ -190,7 +190,7 @@ final class DaemonPacingTests: XCTestCase {
         daemon.start()
         let t = time.now()
         output.completeFlip(at: t)
-        daemon.updateEngine { $0.page(by: 1, now: t) }
+        daemon.updateEngine(cause: .ctl) { $0.page(by: 1, now: t) }
         try loop.runOnce(timeoutMilliseconds: 0)
         XCTAssertEqual(output.presents, 2)
         output.completeFlip(at: t + 0.001)   // a virtual GPU: done at once
@@ -251,8 +251,8 @@ final class DaemonPacingTests: XCTestCase {
         let watchdog = Watchdog(interval: 1, notifier: Notifier(), loop: loop)
         daemon.start()
         let t0 = time.now()
-        daemon.updateEngine { $0.handle(TouchFrame(time: t0, samples: [TouchSample(slot: 0, phase: .down, x: 300, y: 200)])) }
-        daemon.updateEngine { $0.handle(TouchFrame(time: t0 + 0.01, samples: [TouchSample(slot: 0, phase: .move, x: 280, y: 200)])) }
+        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0, samples: [TouchSample(slot: 0, phase: .down, x: 300, y: 200)])) }
+        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0 + 0.01, samples: [TouchSample(slot: 0, phase: .move, x: 280, y: 200)])) }
         try run(loop, time, output, seconds: 13)
         XCTAssertTrue(daemon.fingersDown, "the finger still rests")
         XCTAssertEqual(daemon.engine.now, t0 + 0.01, "the engine's clock stood still meanwhile")
@@ -268,7 +268,7 @@ final class DaemonPacingTests: XCTestCase {
         output.size = nil
         let watchdog = Watchdog(interval: 1, notifier: Notifier(), loop: loop)
         daemon.start()
-        daemon.updateEngine { $0.page(by: 1, now: time.now()) }
+        daemon.updateEngine(cause: .ctl) { $0.page(by: 1, now: time.now()) }
         XCTAssertTrue(daemon.engine.isMoving)
         try run(loop, time, output, seconds: 3.05)
         XCTAssertEqual(watchdog.pings, 3)
@@ -280,14 +280,14 @@ final class DaemonPacingTests: XCTestCase {
         daemon.start()
         let t0 = daemon.engine.now
         output.completeFlip(at: t0)
-        daemon.updateEngine { $0.handle(TouchFrame(time: t0 + 0.01, samples: [TouchSample(slot: 0, phase: .down, x: 300, y: 200)])) }
-        daemon.updateEngine { $0.handle(TouchFrame(time: t0 + 0.02, samples: [TouchSample(slot: 0, phase: .move, x: 250, y: 200)])) }
+        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0 + 0.01, samples: [TouchSample(slot: 0, phase: .down, x: 300, y: 200)])) }
+        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0 + 0.02, samples: [TouchSample(slot: 0, phase: .move, x: 250, y: 200)])) }
         try loop.runOnce(timeoutMilliseconds: 0)
         XCTAssertEqual(output.presents, 2, "the drag is drawn")
         XCTAssertTrue(daemon.fingersDown, "the engine's recogniser says a finger is down")
         output.completeFlip(at: t0 + 0.5)   // a flip (or a slow frame) far later than the touches
         XCTAssertEqual(daemon.engine.now, t0 + 0.02, "a flip time must not stamp queued touches late")
-        daemon.updateEngine { $0.handle(TouchFrame(time: t0 + 0.51, samples: [TouchSample(slot: 0, phase: .up, x: 200, y: 200)])) }
+        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0 + 0.51, samples: [TouchSample(slot: 0, phase: .up, x: 200, y: 200)])) }
         XCTAssertFalse(daemon.fingersDown)
         try loop.runOnce(timeoutMilliseconds: 0)
         output.completeFlip(at: t0 + 0.6)
@@ -327,7 +327,7 @@ final class DaemonScreensPacingTests: XCTestCase {
         var t = time.now()
         outputs[0].completeFlip(at: t)
         outputs[1].completeFlip(at: t + 0.004)
-        daemon.updateEngine { $0.page(by: 1, now: t) }
+        daemon.updateEngine(cause: .ctl) { $0.page(by: 1, now: t) }
         try loop.runOnce(timeoutMilliseconds: 0)
         for _ in 0..<5 {
             t += 1.0 / 60
@@ -343,7 +343,7 @@ final class DaemonScreensPacingTests: XCTestCase {
         daemon.start()
         var t = time.now()
         outputs[0].completeFlip(at: t)
-        daemon.updateEngine { $0.page(by: 1, now: t) }
+        daemon.updateEngine(cause: .ctl) { $0.page(by: 1, now: t) }
         try loop.runOnce(timeoutMilliseconds: 0)
         for _ in 0..<10 {   // the second screen never completes its first flip
             t += 1.0 / 60
@@ -363,7 +363,7 @@ final class DaemonScreensPacingTests: XCTestCase {
         let t = time.now()
         outputs[0].completeFlip(at: t)
         outputs[1].completeFlip(at: t)
-        daemon.updateEngine { $0.page(by: 1, now: t) }
+        daemon.updateEngine(cause: .ctl) { $0.page(by: 1, now: t) }
         try loop.runOnce(timeoutMilliseconds: 0)
         let before = renderers[1].layouts.count
         outputs[1].completeFlip(at: t + 0.001)
@@ -401,4 +401,6 @@ final class DaemonListener: DaemonDelegate {
     func daemon(_ daemon: Daemon, resizedTo size: Size) { resized.append(size) }
     func daemon(_ daemon: Daemon, reported event: CarouselEvent) { events.append(event) }
     func daemon(_ daemon: Daemon, firstFrameAt time: Double) { firstFrames.append(time) }
+    private(set) var departures: [(MoveCause, Double)] = []
+    func daemon(_ daemon: Daemon, leftRestBecause cause: MoveCause, at time: Double) { departures.append((cause, time)) }
 }

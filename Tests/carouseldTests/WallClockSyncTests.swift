@@ -118,7 +118,7 @@ final class WallClockDriverTests: XCTestCase {
         XCTAssertEqual(group.daemon.engine.selectedIndex, 0)
         XCTAssertTrue(group.daemon.engine.isPaused, "the clock pages, not the engine's countdown")
         sync.touched(now: time.now())
-        group.daemon.updateEngine { $0.page(by: 1, now: time.now()) }   // the finger's page
+        group.daemon.updateEngine(cause: .ctl) { $0.page(by: 1, now: time.now()) }   // the finger's page
         wall = 1012   // the clock moved on to item 2 meanwhile
         XCTAssertTrue(sync.state(now: time.now()).hasPrefix("touched (resync in "))
         XCTAssertEqual(group.daemon.engine.selectedIndex, 1, "touched: the clock does not take over")

@@ -20,6 +20,9 @@ package protocol DisplayOutput: AnyObject {
     var onScreenChanged: (() -> Void)? { get set }
     /// The device node, e.g. /dev/dri/card0 or /dev/fb0.
     var devicePath: String { get }
+    /// The KMS connector shown on (HDMI-A-1); nil where there is none (fbdev, Wayland) or no
+    /// screen yet. Proof-of-play records name the screen by it.
+    var connectorName: String? { get }
     /// True for a framebuffer the firmware set up (simpledrm, efifb through fbdev): a real
     /// KMS driver that loads later takes its place.
     var isFirmwareFramebuffer: Bool { get }
@@ -50,5 +53,6 @@ extension DisplayOutput {
     package var statistics: String? { nil }
     package var connectorID: UInt32? { nil }
     package var lastFrame: PixelBuffer? { nil }
+    package var connectorName: String? { nil }
     package func setPower(_ on: Bool) {}
 }

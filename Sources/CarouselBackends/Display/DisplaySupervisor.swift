@@ -41,6 +41,7 @@ package final class DisplaySupervisor: DisplayOutput {
     package var refreshInterval: Double { current?.refreshInterval ?? 1.0 / 60 }
     package var devicePath: String { current?.devicePath ?? "" }
     package var connectorID: UInt32? { current?.connectorID }
+    package var connectorName: String? { current?.connectorName }
     package var isFirmwareFramebuffer: Bool { current?.isFirmwareFramebuffer ?? false }
 
     package func attach(to loop: EventLoop) throws {

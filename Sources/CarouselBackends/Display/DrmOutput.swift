@@ -56,6 +56,7 @@ package final class DrmOutput: DisplayOutput {
 
     package var devicePath: String { card.path }
     package var connectorID: UInt32? { screen?.target.connectorID }
+    package var connectorName: String? { screen?.target.connectorName }
     package var isFirmwareFramebuffer: Bool { DrmCard.firmwareDrivers.contains(card.driverName) }
 
     package func detach() {

@@ -15,9 +15,12 @@ final class Carousels {
     let time: TimeSource
     /// Whether the wall clock is believed yet: dayparts, the screen schedule and sync wait for it.
     let clock: ClockTrust
+    /// Proof of play: what each carousel showed, from when to when, to the journal.
+    let plays: PlayLog
 
     init(plan: ScreenPlan, groups: [ScreenGroup], clock: ClockTrust, time: TimeSource) {
         self.plan = plan; self.groups = groups; self.clock = clock; self.time = time
+        plays = PlayLog(plan: plan, groups: groups, time: time)
     }
 
     var lead: Daemon { groups[0].daemon }

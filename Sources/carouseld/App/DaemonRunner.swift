@@ -166,6 +166,9 @@ final class DaemonRunner: ScreenGroupDelegate {
     // MARK: - ScreenGroupDelegate
 
     func group(_ group: ScreenGroup, firstFrameAt time: Double) {
+        if !group.daemon.engine.isMoving {
+            carousels.plays.rested(group, index: group.daemon.engine.selectedIndex, at: time)
+        }
         guard group === carousels.groups[0] else { return }   // the lead's ends the start
         Log.info("first frame on screen \(startup.sinceExec(time)) after exec (\(startup)): "
                  + backend.outputs.map(\.summary).joined(separator: "; "))
@@ -177,13 +180,23 @@ final class DaemonRunner: ScreenGroupDelegate {
     /// Releases (with their velocity) and taps go to the journal, as `carouseld replay` prints
     /// them; a carousel at rest says what it shows.
     func group(_ group: ScreenGroup, reported event: CarouselEvent) {
-        guard case .settled = event else { return Log.info(group.prefix + EventReport.logLine(event)) }
+        guard case .settled(let time, let index) = event else { return Log.info(group.prefix + EventReport.logLine(event)) }
+        // Before a daypart's bridge strip is swapped for the new playlist: `index` is the bridge's.
+        carousels.plays.rested(group, index: index, at: time)
         group.settled(now: loop.time.now())
         Log.info(group.prefix + group.showing)
         publisher.publish()
     }
 
     func groupResized(_ group: ScreenGroup) { router.reconfigure(live.current.shell) }
+
+    func group(_ group: ScreenGroup, leftRestBecause cause: MoveCause, at time: Double) {
+        carousels.plays.left(group, because: cause, at: time)
+    }
+
+    func group(_ group: ScreenGroup, restsAfterSwapBecause cause: MoveCause, at time: Double) {
+        carousels.plays.restsNow(group, at: time, cause: cause)
+    }
 
     private func handle(signal: Int32) {
         switch signal {
@@ -213,6 +226,7 @@ final class DaemonRunner: ScreenGroupDelegate {
         Log.info("\(reason): giving the screen back and exiting")
         publisher.notifier.stopping()
         publisher.metrics?.remove()
+        carousels.plays.stop()
         for group in carousels.groups { group.daemon.stop() }
         operations.power.screens.stop()
         for output in backend.outputs { output.restore() }

@@ -47,7 +47,8 @@ final class InputRouter: InputSink {
         if operations.touchWakesScreen() { wakingTouch.begin(); wakingTouch.follow(action); return }
         if wakingTouch.isDown { wakingTouch.follow(action); return }
         carousels.touched(group, now: carousels.time.now())
-        carousels.groups[group].daemon.updateEngine { $0.apply(action) }
+        // A key that pages is local input too: a person at the screen, as a finger is.
+        carousels.groups[group].daemon.updateEngine(cause: .touch) { $0.apply(action) }
     }
 }
 

@@ -49,6 +49,8 @@ final class Operations: OperationsState {
             Log.info("no control socket (no $RUNTIME_DIRECTORY, /run/carouseld not writable; --control PATH sets one)")
         }
         updatePause()
+        // Started during the off hours: the power's first decision was made before anyone listened.
+        carousels.plays.screens(on: power.isOn)
     }
 
     /// The TV over CEC (`cec`), or nil: CEC off, no adapter, or one that cannot be watched.
@@ -99,6 +101,7 @@ final class Operations: OperationsState {
     }
 
     private func screensChanged(on: Bool) {
+        carousels.plays.screens(on: on)
         updatePause()
         if on { for group in carousels.groups { group.daemon.setNeedsRedraw() } }
         publisher.publish()
@@ -110,7 +113,7 @@ final class Operations: OperationsState {
         for (index, group) in carousels.groups.enumerated() where group.plan.playlistOutput == nil {
             if let sync = carousels.sync(of: index) {
                 // A synced carousel follows the clock in the new playlist (a cut if far).
-                group.swapIn(config: group.config, shell: group.shell, items: items, keepIndex: nil, now: now)
+                group.swapIn(config: group.config, shell: group.shell, items: items, keepIndex: nil, now: now, cause: .daypart)
                 sync.configure(shell: live.current.shell)
             } else {
                 group.switchPlaylist(to: items, now: now)
@@ -148,7 +151,7 @@ final class Operations: OperationsState {
         case .next, .prev:
             for (index, group) in groups.enumerated() {
                 carousels.touched(index, now: now)
-                group.daemon.updateEngine { $0.page(by: request == .next ? 1 : -1, now: now) }
+                group.daemon.updateEngine(cause: .ctl) { $0.page(by: request == .next ? 1 : -1, now: now) }
             }
             publisher.publish()
             return .done(groups[0].showing)
@@ -181,7 +184,7 @@ final class Operations: OperationsState {
             }
             guard let found else { continue }
             carousels.touched(index, now: now)
-            group.daemon.updateEngine { $0.show(item: found, animated: true, now: now) }
+            group.daemon.updateEngine(cause: .ctl) { $0.show(item: found, animated: true, now: now) }
             moved = true
         }
         guard moved else {

@@ -73,7 +73,7 @@ final class ReloadCoordinator: ReloadTarget {
             let old = group.daemon.engine.selectedIndex
             let keep = group.items.indices.contains(old)
                 ? ReloadController.index(of: group.items[old].path, in: items, near: old) : nil
-            group.swapIn(config: updated.config, shell: loaded.shell, items: items, keepIndex: keep, now: now)
+            group.swapIn(config: updated.config, shell: loaded.shell, items: items, keepIndex: keep, now: now, cause: .reload)
         }
         if (loaded.shell.sync.mode == .wallclock) == carousels.syncs.isEmpty {
             Log.notice("sync changes take effect when carouseld restarts")

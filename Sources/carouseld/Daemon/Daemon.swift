@@ -27,6 +27,9 @@ protocol DaemonDelegate: AnyObject {
     func daemon(_ daemon: Daemon, reported event: CarouselEvent)
     /// The first frame is on screen (READY=1).
     func daemon(_ daemon: Daemon, firstFrameAt time: Double)
+    /// The strip, at rest until now, started moving (or was cut to another picture) at `time`
+    /// (the engine's clock), for `cause`: where a showing ends, for proof of play.
+    func daemon(_ daemon: Daemon, leftRestBecause cause: MoveCause, at time: Double)
 }
 
 /// The running carousel: feeds time to the engine and puts its layouts on the outputs.
@@ -104,10 +107,20 @@ final class Daemon {
     // MARK: - for the other parts of the shell
 
     /// Applies a change to the engine (a touch frame, a key) and reports its events; the
-    /// resulting frame is drawn once the current handler returns.
-    func updateEngine(_ change: (inout CarouselEngine) -> [CarouselEvent]) {
-        report(change(&engine))
+    /// resulting frame is drawn once the current handler returns. `cause` names the asker: if
+    /// the change takes the strip off its rest, the delegate hears it at once (before the
+    /// events), so the picture's showing ends when its move began.
+    func updateEngine(cause: MoveCause, _ change: (inout CarouselEngine) -> [CarouselEvent]) {
+        let wasAtRest = !engine.isMoving
+        let events = change(&engine)
+        if wasAtRest, leftRest(events) { delegate?.daemon(self, leftRestBecause: cause, at: engine.now) }
+        report(events)
         scheduleTick()
+    }
+
+    /// The strip moves now, or was cut: an engine at rest before reports `settled` only for a cut.
+    private func leftRest(_ events: [CarouselEvent]) -> Bool {
+        engine.isMoving || events.contains { if case .settled = $0 { true } else { false } }
     }
 
     /// Runs `body` on the engine (reconfigure, reload); call `setNeedsRedraw` if it changed.
@@ -159,7 +172,13 @@ final class Daemon {
         let now = fingersDown ? engine.now : max(time, engine.now)
         if let hold = pacing.holdUntil, now < hold { armTimer(); return }
         pacing.holdUntil = nil
-        report(engine.update(now: now))
+        // A move that starts inside a tick is the countdown's: it began at the deadline itself.
+        let (wasAtRest, countdown) = (!engine.isMoving, engine.nextDeadline)
+        let events = engine.update(now: now)
+        if wasAtRest, let countdown, countdown <= now, leftRest(events) {
+            delegate?.daemon(self, leftRestBecause: .auto, at: countdown)
+        }
+        report(events)
         drawIfChanged()
         armTimer()
     }

@@ -73,6 +73,10 @@ final class ScreenGroup: DaemonDelegate {
 
     func daemon(_ daemon: Daemon, firstFrameAt time: Double) { delegate?.group(self, firstFrameAt: time) }
 
+    func daemon(_ daemon: Daemon, leftRestBecause cause: MoveCause, at time: Double) {
+        delegate?.group(self, leftRestBecause: cause, at: time)
+    }
+
     /// "HDMI-A-1: " before a log line when there are several carousels; "" for one.
     var prefix: String { plan.name.isEmpty ? "" : "\(plan.name): " }
 
@@ -139,13 +143,16 @@ final class ScreenGroup: DaemonDelegate {
     }
 
     /// A reloaded config: the engine keeps the picture on screen (`keepIndex`), the renderers
-    /// take over the decoded cards.
-    func swapIn(config: CarouselConfig, shell: ShellSettings, items: [PlaylistItem], keepIndex: Int?, now: Double) {
+    /// take over the decoded cards. The strip rests afterwards, on the kept picture or the
+    /// first; if that is another picture, the one shown before ended for `cause`.
+    func swapIn(config: CarouselConfig, shell: ShellSettings, items: [PlaylistItem], keepIndex: Int?, now: Double,
+                cause: MoveCause) {
         content = Content(config: config, shell: shell, items: items)
         daemon.modifyEngine {
             $0.reconfigure(config, itemCount: items.count, itemDurations: items.map(\.duration), keepIndex: keepIndex, now: now)
         }
         rebuildRenderers()
+        delegate?.group(self, restsAfterSwapBecause: cause, at: now)
     }
 
     /// The playlist a daypart switch is heading for, once the bridge's page change rests.
@@ -157,18 +164,18 @@ final class ScreenGroup: DaemonDelegate {
     func switchPlaylist(to newItems: [PlaylistItem], now: Double) {
         let index = daemon.engine.selectedIndex
         guard items.indices.contains(index), !newItems.isEmpty else {
-            return swapIn(config: config, shell: shell, items: newItems, keepIndex: nil, now: now)
+            return swapIn(config: config, shell: shell, items: newItems, keepIndex: nil, now: now, cause: .daypart)
         }
-        swapIn(config: config, shell: shell, items: [items[index]] + newItems, keepIndex: 0, now: now)
+        swapIn(config: config, shell: shell, items: [items[index]] + newItems, keepIndex: 0, now: now, cause: .daypart)
         switchingTo = newItems
-        daemon.updateEngine { $0.page(by: 1, now: now) }
+        daemon.updateEngine(cause: .daypart) { $0.page(by: 1, now: now) }
     }
 
     /// The strip came to rest: a daypart switch in progress ends.
     func settled(now: Double) {
         guard let next = switchingTo else { return }
         switchingTo = nil
-        swapIn(config: config, shell: shell, items: next, keepIndex: 0, now: now)
+        swapIn(config: config, shell: shell, items: next, keepIndex: 0, now: now, cause: .daypart)
     }
 
     /// Where a touch on each of this group's screens goes (`group`: this group's index).
@@ -191,6 +198,10 @@ final class ScreenGroup: DaemonDelegate {
 protocol ScreenGroupDelegate: AnyObject {
     func group(_ group: ScreenGroup, reported event: CarouselEvent)
     func group(_ group: ScreenGroup, firstFrameAt time: Double)
+    /// Its strip started moving, or was cut to another picture, at `time` (engine clock).
+    func group(_ group: ScreenGroup, leftRestBecause cause: MoveCause, at time: Double)
+    /// A new playlist or config is in (`swapIn`): the strip rests on what it shows now.
+    func group(_ group: ScreenGroup, restsAfterSwapBecause cause: MoveCause, at time: Double)
     /// Its screens changed size: touches map anew.
     func groupResized(_ group: ScreenGroup)
 }

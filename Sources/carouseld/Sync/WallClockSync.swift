@@ -133,7 +133,7 @@ final class WallClockSync {
         }
         if touchedAt == nil {
             let target = schedule.target(at: wall, lead: lead)
-            group.daemon.updateEngine { $0.follow(item: target, now: time.now(), animateFarther: animateFarther) }
+            group.daemon.updateEngine(cause: .sync) { $0.follow(item: target, now: time.now(), animateFarther: animateFarther) }
         }
     }
 

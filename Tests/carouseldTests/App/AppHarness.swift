@@ -15,6 +15,8 @@ final class AppHarness {
     let loop: EventLoop
     let runner: DaemonRunner
     private(set) var backend: FakeBackend!
+    /// The proof-of-play records the daemon sent (kept here, never sent to the host's journal).
+    private(set) var plays: [PlayRecord] = []
 
     /// `pictures`: name → colour of a solid 160x100 PNG in images/.
     init(config: String, pictures: [(String, UInt32)], connectors: [String] = ["Fake-1"]) throws {
@@ -31,6 +33,8 @@ final class AppHarness {
             return backend
         }
         backend = made
+        runner.carousels.plays.send = { [weak self] in self?.plays.append($0) }
+        runner.carousels.plays.wallClock = { [time] in 1_700_000_000 + time.now() }
     }
 
     deinit { runner.stop(reason: "test over") }
