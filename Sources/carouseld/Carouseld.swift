@@ -10,6 +10,6 @@ struct Carouseld: ParsableCommand {
         abstract: "Image carousel daemon for DRM/KMS screens with touch input.",
         version: version,
         subcommands: [RunCommand.self, RenderCommand.self, ReplayCommand.self, BenchCommand.self,
-                      OutputsCommand.self, CheckCommand.self, CtlCommand.self, DemoCommand.self],
+                      OutputsCommand.self, CheckCommand.self, CtlCommand.self, PlaysCommand.self, DemoCommand.self],
         defaultSubcommand: RunCommand.self)
 }
