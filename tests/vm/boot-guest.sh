@@ -224,6 +224,8 @@ carouseld ctl next > /tmp/ctl-next.txt 2>&1
 check "carouseld ctl next pages ($(cat /tmp/ctl-next.txt))" grep -q '^showing ' /tmp/ctl-next.txt
 carouseld ctl prev > /dev/null 2>&1
 
+. $X/boot-plays.sh
+
 echo "## security"
 systemd-analyze security carouseld --no-pager > /tmp/security.txt 2>&1
 score=$(sed -nE 's/.*Overall exposure level for carouseld.service: ([0-9.]+).*/\1/p' /tmp/security.txt)
