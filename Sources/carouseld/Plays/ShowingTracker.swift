@@ -57,10 +57,14 @@ struct ShowingTracker: Sendable {
         return finished
     }
 
+    /// The current showing, ended; none if it ended the instant it began: a picture replaced
+    /// within one handler (a synced carousel's new playlist, at once cut to the clock's
+    /// picture) was never drawn.
     private mutating func finish(at instant: PlayInstant, cause: MoveCause) -> FinishedShowing? {
         defer { departure = nil }
         guard let current else { return nil }
         let end = departure ?? (cause, instant)
+        guard end.at.monotonic > current.since.monotonic else { return nil }
         return FinishedShowing(item: current.item, since: current.since, until: end.at, cause: end.cause)
     }
 }

@@ -44,6 +44,15 @@ final class ShowingTrackerTests: XCTestCase {
         XCTAssertEqual(a, FinishedShowing(item: "a", since: at(0), until: at(3), cause: .reload))
     }
 
+    func testAPictureReplacedTheInstantItCameIsNoShowing() {
+        var tracker = ShowingTracker()
+        _ = tracker.rested(on: "a", at: at(0), cause: .auto)
+        XCTAssertEqual(tracker.rested(on: "b", at: at(5), cause: .daypart)?.item, "a")
+        tracker.left(because: .sync, at: at(5))
+        XCTAssertNil(tracker.rested(on: "c", at: at(5), cause: .auto), "b was never drawn")
+        XCTAssertEqual(tracker.ended(at: at(9), cause: .stop)?.since, at(5), "c from then on")
+    }
+
     func testDarkScreensEndTheShowingAndBeginNone() {
         var tracker = ShowingTracker()
         _ = tracker.rested(on: "a", at: at(0), cause: .auto)
