@@ -75,4 +75,31 @@ final class PlayLogAppTests: XCTestCase {
         XCTAssertEqual(app.plays.map(\.cause), ["off", "stop"])
         XCTAssertEqual(app.plays.last?.durationSeconds ?? 0, 2, accuracy: 2.0 / 60, "shown again from the moment the screen lit")
     }
+
+    func testAReloadThatKeepsThePictureEndsNothingAndOneThatDropsItSaysReload() throws {
+        let app = try app("interval = 60\n")
+        try app.advance(1)
+        try app.dir.write("carouseld.conf", "interval = 50\n")
+        try app.advance(0.5)
+        try app.waitUntil("the reload") { app.runner.publisher.generation == 2 }
+        XCTAssertTrue(app.plays.isEmpty, "a1 is still on screen")
+        try app.dir.write("playlist.m3u", "a2.png\na3.png\n")
+        try app.advance(0.5)
+        try app.waitUntil("the second reload") { app.runner.publisher.generation == 3 }
+        XCTAssertEqual(names(app.plays), ["a1.png"])
+        XCTAssertEqual(app.plays.first?.cause, "reload")
+    }
+
+    func testEachIndependentScreenHasItsOwnRecordsNamedByConnector() throws {
+        let app = try AppHarness(config: "interval = 60\nlayout = \"independent\"\n",
+                                 pictures: [("a1.png", AppTests.red), ("a2.png", AppTests.green)],
+                                 connectors: ["Fake-1", "Fake-2"])
+        app.start()
+        try app.waitUntil("both screens lit") { app.centreColour(of: 0) == AppTests.red && app.centreColour(of: 1) == AppTests.red }
+        try app.advance(1)
+        XCTAssertTrue(app.control(.next).ok)
+        try app.advance(2)
+        XCTAssertEqual(app.plays.map(\.output).sorted(), ["Fake-1", "Fake-2"])
+        XCTAssertEqual(Set(app.plays.map(\.cause)), ["ctl"])
+    }
 }
