@@ -102,4 +102,17 @@ final class PlayLogAppTests: XCTestCase {
         XCTAssertEqual(app.plays.map(\.output).sorted(), ["Fake-1", "Fake-2"])
         XCTAssertEqual(Set(app.plays.map(\.cause)), ["ctl"])
     }
+
+    /// A fade or a cut is a page change like the slide: the countdown's picture is shown for
+    /// its interval, from its rest to the change's start.
+    func testAFadeAndACutEndTheShowingWhereTheChangeStarts() throws {
+        for transition in ["fade", "cut"] {
+            let app = try app("interval = 4\ntransition = \"\(transition)\"\n")
+            try app.advance(10)
+            XCTAssertEqual(names(app.plays), ["a1.png", "a2.png"], transition)
+            XCTAssertEqual(app.plays.map(\.cause), ["auto", "auto"], transition)
+            for play in app.plays { XCTAssertEqual(play.durationSeconds, 4, accuracy: 1.0 / 60, transition) }
+        }
+    }
 }
+
