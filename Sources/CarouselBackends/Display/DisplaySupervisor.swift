@@ -117,6 +117,13 @@ package final class DisplaySupervisor: DisplayOutput {
             onScreenChanged?()
         } catch let error as DisplayError {
             if case .noDevice = error { return }  // not a display we can use yet
+            // Looked at before udev's own event: the node may exist while udev has not yet given
+            // it to group video (early boot). udev's event, after its rules, comes next; a
+            // refusal then is real.
+            if case .permissionDenied = error, events.allSatisfy({ $0.devnode == nil }) {
+                Log.info("display device appeared before udev gave it access (\(error)); waiting for udev's event")
+                return
+            }
             Log.error("display device appeared, but: \(error)")
         } catch {
             Log.error("watching \(current?.devicePath ?? "the new display"): \(error)")
