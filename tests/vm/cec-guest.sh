@@ -14,7 +14,6 @@ conf=/tmp/cec-conf; mkdir -p $conf
 control=/tmp/cec/control; mkdir -p /tmp/cec
 
 . "$repo/tests/vm/guest-lib.sh"   # check, waitfor, crtc_active
-ctl() { "$bin" ctl --socket $control "$@"; }
 says() { ctl status | grep -qx "$1"; }   # says LINE: ctl status has LINE
 now() { date +%s.%N; }
 since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.1f", e - s }'; }
@@ -50,7 +49,6 @@ start() {  # start NAME: the daemon on $conf
   pid=$!
   waitfor "control socket" "$out/$1.log" 60
 }
-stop() { kill -TERM "$pid" 2>/dev/null; wait "$pid"; }
 conf() {  # conf OFF_DELAY ON_DELAY [EXTRA]
   printf 'interval = 3600\nmedia = "%s"\ncec = "%s"\ncec_off_delay = %s\ncec_on_delay = %s\n%b' \
     "$repo/config/example/images" "$pb" "$1" "$2" "${3:-}" > $conf/carouseld.conf

@@ -18,15 +18,12 @@ control=/tmp/clock/control; mkdir -p /tmp/clock
 images=$repo/config/example/images
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
 mark() { /usr/bin/python3 "$repo/tests/vm/clock_mark.py" "$1"; }
-ctl() { "$bin" ctl --socket $control "$@"; }
-slide() { vm-screendump "$out/screen.ppm" && /usr/bin/python3 "$repo/tests/vm/touch_screen_colour.py" "$out/screen.ppm"; }
 start() {  # start NAME: the daemon on $conf with the control socket, until its first frame
   rm -f $control
   CAROUSELD_DEBUG=1 "$bin" run --config $conf --control $control > "$out/$1.log" 2>&1 &
   pid=$!
   waitfor "first frame on screen" "$out/$1.log" 60
 }
-stop() { kill -TERM "$pid" 2>/dev/null; wait "$pid"; }
 crtc_is() { [ "$(crtc_active)" = "$1" ]; }
 until_crtc() {  # until_crtc 0|1 SECONDS: waits for the CRTC's state; prints how long it took
   local t0 end=$((SECONDS + $2)); t0=$(uptime_now)

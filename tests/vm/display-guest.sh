@@ -54,7 +54,6 @@ start() {
   pid=$!
   waitfor "first frame on screen" "$out/$name.log" 60
 }
-stop() { kill -TERM "$pid" 2>/dev/null; wait "$pid"; }
 switches() { cat /proc/"$pid"/task/*/status | awk '/^voluntary_ctxt_switches/ { s += $2 } END { print s }'; }
 frames() { grep -c "frame .* visible" "$out/$1.log"; }
 # fails NAME LOG EXPECTED COMMAND...: COMMAND must exit 1 and log EXPECTED

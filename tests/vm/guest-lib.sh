@@ -16,3 +16,9 @@ waitfor() {
 crtc_active() { awk '/^crtc\[/ { c = 1 } c && /active=/ { sub(/.*active=/, ""); print; exit }' /sys/kernel/debug/dri/0/state; }
 # uptime_now: seconds since boot (a clock `date -s` does not move)
 uptime_now() { cut -d' ' -f1 /proc/uptime; }
+# The daemon the guest scripts run, by the names they share: $bin the binary, $control its
+# socket, $pid its process, $out the script's results, $repo the checkout.
+ctl() { "$bin" ctl --socket $control "$@"; }
+stop() { kill -TERM "$pid" 2>/dev/null; wait "$pid"; }
+# slide: which example picture fills the centre card of the screen now (slide1..slide5)
+slide() { vm-screendump "$out/screen.ppm" && /usr/bin/python3 "$repo/tests/vm/touch_screen_colour.py" "$out/screen.ppm"; }

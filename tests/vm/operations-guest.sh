@@ -14,8 +14,6 @@ control=/tmp/ops/control; mkdir -p /tmp/ops    # sockets cannot live on the 9p s
 TOUCH="carousel test touchscreen"
 
 . "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
-slide() { vm-screendump "$out/screen.ppm" && /usr/bin/python3 "$repo/tests/vm/touch_screen_colour.py" "$out/screen.ppm"; }
-ctl() { "$bin" ctl --socket $control "$@"; }
 rss() { awk '/^VmRSS/ { print $2 }' /proc/"$pid"/status; }
 start() {  # start NAME: the daemon on $conf with the control socket
   rm -f $control
@@ -23,7 +21,6 @@ start() {  # start NAME: the daemon on $conf with the control socket
   pid=$!
   waitfor "control socket" "$out/$1.log" 60
 }
-stop() { kill -TERM "$pid" 2>/dev/null; wait "$pid"; }
 # becomes NAME EXPECTED SECONDS: the screen shows EXPECTED
 becomes() {
   local end=$((SECONDS + $3)) got

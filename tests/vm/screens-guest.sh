@@ -52,7 +52,6 @@ start() {  # start NAME CONF: the daemon in the background, waited for its first
   pid=$!
   waitfor "first frame on screen" "$out/$1.log" 90
 }
-stop() { kill -TERM "$pid" 2>/dev/null; wait "$pid"; }
 # swipe LOG: a fast left swipe on the test touchscreen (libinput replay of a uinput device)
 swipe() {
   local fifo=/tmp/replay-enter

@@ -22,7 +22,6 @@ expected() {
 import sys; t = float(sys.argv[1]) - $EPOCH; within = t % 5
 print('edge' if within < 0.3 or within > 4.2 else 'slide%d' % (int((t % 25) // 5) + 1))" "$1"
 }
-slide() { vm-screendump "$out/screen.ppm" && /usr/bin/python3 "$repo/tests/vm/touch_screen_colour.py" "$out/screen.ppm"; }
 # on_clock NAME SAMPLES SECONDS: SAMPLES screendumps away from a change all show the clock's slide
 on_clock() {
   local name=$1 want=$2 end=$((SECONDS + $3)) good=0 t0 t1 e0 e1 got

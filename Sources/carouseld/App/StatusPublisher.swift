@@ -71,7 +71,7 @@ final class StatusPublisher {
                            outputs: outputs, failed: failedCards().nilIfEmpty),
             display: .init(screen: screen.on ? "on" : "off", screenReason: screen.reason, tv: operations?.tv?.rawValue,
                            sync: carousels.syncs.first?.state(now: now), paused: operations?.isPaused ?? false,
-                           clock: carousels.clock.isTrusted ? "synchronised" : "not synchronised"),
+                           clock: carousels.clock.isTrusted ? DaemonStatus.Display.synchronised : DaemonStatus.Display.notSynchronised),
             process: .init(generation: generation, configError: live.controller.problems.first,
                            uptime: ((now - startedAt) * 1000).rounded() / 1000, frames: carousels.framesPresented))
     }

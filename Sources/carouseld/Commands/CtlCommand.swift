@@ -107,7 +107,7 @@ struct CtlCommand: ParsableCommand {
         lines.append("screen: \(display.screen) (\(display.screenReason))")
         if let tv = display.tv { lines.append("tv: \(tv)") }
         if let sync = display.sync { lines.append("sync: \(sync)") }
-        if display.clock != "synchronised" {
+        if !display.clockSynchronised {
             lines.append("clock: \(display.clock) (the screen schedule, dayparts and sync wait for it)")
         }
         if display.paused { lines.append("paused (ctl resume lets it advance again)") }

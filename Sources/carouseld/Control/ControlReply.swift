@@ -36,7 +36,10 @@ struct DaemonStatus: Codable, Equatable, Sendable {
         var sync: String?
         var paused: Bool
         /// "synchronised", or "not synchronised" while the schedules wait for it (`ClockTrust`).
-        var clock: String = "synchronised"
+        var clock: String = Self.synchronised
+        /// The status the readers (ctl, metrics) compare against, written once.
+        static let synchronised = "synchronised", notSynchronised = "not synchronised"
+        var clockSynchronised: Bool { clock == Self.synchronised }
     }
 
     /// How the daemon runs.

@@ -44,7 +44,7 @@ final class MetricsFile {
             return fresh
         }()
         let snapshot = MetricsSnapshot(status: current, decodeFailures: history.failureCount, lastPageChange: history.lastPageChange,
-                                       clockSynchronised: current.display.clock == "synchronised",
+                                       clockSynchronised: current.display.clockSynchronised,
                                        longestLoopGap: loop.longestAnimatingGapSoFar, residentBytes: PeakMemory.resident())
         AtomicFile.write(Array(MetricsText.render(snapshot).utf8), to: path)
         timer?.schedule(at: now + Self.heartbeat)

@@ -58,8 +58,8 @@ final class WallClockSync {
         align(animateFarther: false)
     }
 
-    /// True while the clock pages this carousel (its auto-advance is held): the clock is
-    /// believed and there is a schedule.
+    /// True while the clock pages this carousel (its auto-advance is held): once the clock is
+    /// believed. Without durations (no schedule) it still holds the carousel, as it always has.
     var followsClock: Bool { clock.isTrusted }
 
     /// The clock became synchronised: hold the engine's own paging and take the clock's picture.
