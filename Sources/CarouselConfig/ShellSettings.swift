@@ -19,8 +19,8 @@ package struct ShellSettings: Sendable, Equatable {
     package var mode: String? = nil
     /// Counter-clockwise degrees: 0, 90, 180 or 270.
     package var rotation: Int = 0
-    /// Force legacy drmModeSetCrtc/PageFlip even when atomic is available.
-    package var forceLegacy: Bool = false
+    /// How frames reach a KMS screen (`force_legacy`, `planes`).
+    package var kms = KMSSettings()
     package var input = InputSettings()
     package var media = MediaSettings()
     package var sync = SyncSettings()
@@ -94,6 +94,21 @@ package struct ShellSettings: Sendable, Equatable {
         }
         return issues
     }
+}
+
+/// How frames reach a KMS screen.
+package struct KMSSettings: Sendable, Equatable {
+    /// Legacy drmModeSetCrtc/PageFlip even when atomic is available (`force_legacy`).
+    package var forceLegacy: Bool = false
+    /// Cards on overlay planes where the driver allows (`planes`).
+    package var planes: PlaneMode = .auto
+    package init() {}
+}
+
+/// Whether cards may go on overlay planes (`planes`): "auto" where the CRTC offers enough and
+/// a TEST_ONLY commit accepts them, else composed; "off" composes every frame.
+package enum PlaneMode: String, CaseIterable, Sendable {
+    case auto, off
 }
 
 /// Whether screens page by the wall clock (`sync`).

@@ -10,10 +10,24 @@ package protocol FrameRenderer: AnyObject {
     func invalidate()
     /// The last frame was sampled coarsely for speed: draw the same layout again, finely.
     var needsRefinement: Bool { get }
+    /// The layout's cards placed on overlay planes with their pixels, or why it is composed.
+    func planeFrame(_ layout: FrameLayout, planes: PlaneCapabilities) -> PlaneFrame
+    /// Draws the layout without its cards (background and dots): the primary plane under them.
+    func drawBackground(_ layout: FrameLayout, into target: PixelBuffer)
+}
+
+/// A frame for overlay planes, or the reason it must be composed on the CPU.
+package enum PlaneFrame {
+    case planes([PlaneCard])
+    case compose(reason: String)
 }
 
 extension FrameRenderer {
     package var needsRefinement: Bool { false }
+    package func planeFrame(_ layout: FrameLayout, planes: PlaneCapabilities) -> PlaneFrame {
+        .compose(reason: "this renderer composes every frame")
+    }
+    package func drawBackground(_ layout: FrameLayout, into target: PixelBuffer) { draw(layout, into: target) }
 }
 
 /// The daemon's renderer: the pixels compositor over the image store's pre-scaled cards.
@@ -45,6 +59,22 @@ package final class CompositorRenderer: FrameRenderer {
     }
 
     package func invalidate() { compositor.invalidate() }
+
+    package func planeFrame(_ layout: FrameLayout, planes: PlaneCapabilities) -> PlaneFrame {
+        let shown = view.apply(layout)
+        let cards = store.cards(for: shown)
+        switch PlaneAssignment.assign(shown, cardSize: { cards[$0].map { ($0.width, $0.height) } }, planes: planes) {
+        case .compose(let reason): return .compose(reason: reason)
+        case .planes(let placed):
+            return .planes(placed.compactMap { placement in cards[placement.item].map { PlaneCard(placed: placement, card: $0) } })
+        }
+    }
+
+    package func drawBackground(_ layout: FrameLayout, into target: PixelBuffer) {
+        var bare = view.apply(layout)
+        bare.cards = []
+        compositor.compose(bare, into: target)
+    }
 
     package var needsRefinement: Bool { compositor.needsRefinement }
 }

@@ -77,3 +77,16 @@ package enum PlaneAssignment: Sendable, Equatable {
         return .planes(placed)
     }
 }
+
+/// A card to show on an overlay plane: where it goes, and its pixels.
+package struct PlaneCard {
+    package var placed: PlacedCard
+    package var card: Card
+    package init(placed: PlacedCard, card: Card) { self.placed = placed; self.card = card }
+
+    /// True when the plane must scale it (SRC size differs from CRTC size by half a pixel or more).
+    package var isScaled: Bool {
+        abs(placed.source.width - Double(placed.destination.width)) >= 0.5
+            || abs(placed.source.height - Double(placed.destination.height)) >= 0.5
+    }
+}

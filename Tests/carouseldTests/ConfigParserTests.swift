@@ -66,7 +66,7 @@ final class ConfigParserTests: XCTestCase {
         var shell = ShellSettings()
         shell.output = "HDMI-A-1"
         shell.layout = .span
-        shell.mode = "1280x720@60"; shell.rotation = 90; shell.forceLegacy = true; shell.input.seat = "seat1"
+        shell.mode = "1280x720@60"; shell.rotation = 90; shell.kms.forceLegacy = true; shell.input.seat = "seat1"
         shell.input.touch = false; shell.input.keyboard = false; shell.input.pointer = false; shell.media.directory = "/srv/pictures"
         shell.media.maxImagePixels = 5_000_000; shell.media.cacheMB = 128; shell.media.diskCacheMB = 32
         XCTAssertEqual(result.shell, shell)

@@ -1,3 +1,4 @@
+import CarouselPixels
 import CDRM
 import Glibc
 
@@ -16,6 +17,10 @@ package final class AtomicCommitter: ModesetCommitter {
     private let ids: PropertyIDs
     private var modeBlob: UInt32 = 0
     private var rotated = false
+    /// The CRTC's overlay planes, when cards may go on them (`DrmScreen` sets them).
+    package var overlays: OverlayPlanes?
+    /// How many of `overlays` (from the bottom) the last applied commit lit.
+    private var litOverlays = 0
 
     private struct PropertyIDs {
         package let fb, crtc, srcX, srcY, srcW, srcH, crtcX, crtcY, crtcW, crtcH: UInt32  // the plane's
@@ -54,6 +59,9 @@ package final class AtomicCommitter: ModesetCommitter {
             rotation: plane["rotation"]?.id)
     }
 
+    /// The primary plane's zpos, where it has one: overlays stack above it.
+    package var primaryZpos: UInt64? { plane["zpos"]?.value }
+
     deinit { if modeBlob != 0 { drmModeDestroyPropertyBlob(fd, modeBlob) } }
 
     package func supportsRotation(_ degrees: Int, target: ScanoutTarget, buffer: DumbBuffer) -> Bool {
@@ -69,24 +77,52 @@ package final class AtomicCommitter: ModesetCommitter {
     package func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int) throws(DisplayError) -> Bool {
         guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
         let blob = try fill(request.pointer, target: target, buffer: buffer, rotation: rotationValue(rotation), modeset: true)
+        try addOverlays(request.pointer, [], target: target)
         let flags = cdrm_mode_atomic_allow_modeset() | cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
         guard commit(request.pointer, blob: blob, flags: flags) else {
             throw .system(call: "atomic modeset \(target.mode.label)", errno: Glibc.errno, path: target.connectorName)
         }
         rotated = rotation != 0
+        litOverlays = 0
         return true
     }
 
     package func flip(_ target: ScanoutTarget, buffer: DumbBuffer) throws(DisplayError) {
         guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
         try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID))
+        // A composed frame shows everything on the primary plane: cards lit before go dark in
+        // the same commit, so nothing shows twice or flickers at the switch.
+        try addOverlays(request.pointer, [], target: target)
         let flags = cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
         guard commit(request.pointer, blob: 0, flags: flags) else {
             throw .system(call: "atomic page flip", errno: Glibc.errno, path: target.connectorName)
         }
+        litOverlays = 0
+    }
+
+    /// Queues `buffer` on the primary plane (background and dots) with `cards` on the overlays,
+    /// bottom to top, after a TEST_ONLY commit of the same request. Returns false, with nothing
+    /// changed on screen, when the driver refused it; errno is the test's then.
+    package func flip(_ target: ScanoutTarget, buffer: DumbBuffer,
+                      cards: [(placed: PlacedCard, buffer: DumbBuffer)]) throws(DisplayError) -> Bool {
+        guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
+        try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID))
+        try addOverlays(request.pointer, cards, target: target)
+        guard commit(request.pointer, blob: 0, flags: cdrm_mode_atomic_test_only()) else { return false }
+        let flags = cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
+        guard commit(request.pointer, blob: 0, flags: flags) else {
+            throw .system(call: "atomic page flip with \(cards.count) planes", errno: Glibc.errno, path: target.connectorName)
+        }
+        litOverlays = cards.count
+        return true
     }
 
     package func restore(_ saved: SavedCrtc) -> Bool {
+        // The legacy SetCrtc below leaves overlays as they are: they would cover the console.
+        if litOverlays > 0, let request = DrmObjects.atomicRequest(),
+           (try? addOverlays(request.pointer, [], target: ScanoutTarget?.none)) != nil {
+            if commit(request.pointer, blob: 0, flags: 0) { litOverlays = 0 }
+        }
         // fbcon draws unrotated: put the plane's rotation back before handing over the CRTC.
         if rotated, let rotation = ids.rotation, let zero = rotationValue(0) {
             _ = drmModeObjectSetProperty(fd, planeID, UInt32(DRM_MODE_OBJECT_PLANE), rotation, zero)
@@ -164,6 +200,31 @@ package final class AtomicCommitter: ModesetCommitter {
         try add(req, planeID, ids.crtcX, 0); try add(req, planeID, ids.crtcY, 0)
         try add(req, planeID, ids.crtcW, UInt64(target.mode.width)); try add(req, planeID, ids.crtcH, UInt64(target.mode.height))
         if let rotation, let prop = ids.rotation { try add(req, planeID, prop, rotation) }
+    }
+
+    /// Puts `cards` on the lowest overlays and switches off the ones lit before that these
+    /// leave unused. SRC_* is 16.16 fixed point in card pixels; zpos and alpha go in where the
+    /// planes have them. `target` nil: switching off only.
+    private func addOverlays(_ req: drmModeAtomicReqPtr, _ cards: [(placed: PlacedCard, buffer: DumbBuffer)],
+                             target: ScanoutTarget?) throws(DisplayError) {
+        guard let overlays else { return }
+        for (i, plane) in overlays.planes.enumerated() {
+            guard i < cards.count, let target else {
+                if i < litOverlays { try add(req, plane.id, plane.fb, 0); try add(req, plane.id, plane.crtc, 0) }
+                continue
+            }
+            let (placed, buffer) = cards[i]
+            func fixed(_ value: Double) -> UInt64 { UInt64((value * 65536).rounded()) }
+            try add(req, plane.id, plane.fb, UInt64(buffer.framebufferID))
+            try add(req, plane.id, plane.crtc, UInt64(target.crtcID))
+            try add(req, plane.id, plane.srcX, fixed(placed.source.x)); try add(req, plane.id, plane.srcY, fixed(placed.source.y))
+            try add(req, plane.id, plane.srcW, fixed(placed.source.width)); try add(req, plane.id, plane.srcH, fixed(placed.source.height))
+            let d = placed.destination
+            try add(req, plane.id, plane.crtcX, UInt64(bitPattern: Int64(d.x))); try add(req, plane.id, plane.crtcY, UInt64(bitPattern: Int64(d.y)))
+            try add(req, plane.id, plane.crtcW, UInt64(d.width)); try add(req, plane.id, plane.crtcH, UInt64(d.height))
+            if let zpos = plane.zpos { try add(req, plane.id, zpos, overlays.firstZpos + UInt64(i)) }
+            if let alpha = plane.alpha { try add(req, plane.id, alpha, UInt64((placed.alpha * 0xffff).rounded())) }
+        }
     }
 
     /// Adds one property to the request; libdrm fails (out of memory) with a negative result.

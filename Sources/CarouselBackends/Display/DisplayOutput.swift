@@ -34,6 +34,14 @@ package protocol DisplayOutput: AnyObject {
     /// in screen orientation (rotation is applied afterwards) and holds whatever was drawn into
     /// it last; renderers only write to it (scanout memory is often uncached).
     func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError)
+    /// Overlay planes cards may go on in the next frame; nil: every frame is composed (no
+    /// atomic KMS or no overlays, `planes = "off"`, rotated, not lit yet; fbdev, Wayland).
+    var planeCapabilities: PlaneCapabilities? { get }
+    /// Shows `cards` on overlay planes, bottom to top, over a primary plane showing what
+    /// `drawBackground` draws into a free buffer (the background and dots).
+    /// Returns nil once queued (completion comes as for `present`), or why the driver refused
+    /// them (nothing changed on screen: compose the frame instead).
+    func present(cards: [PlaneCard], drawBackground: (PixelBuffer) -> Void) throws(DisplayError) -> String?
     /// Gives the screen back as it was before the daemon started (console on exit).
     func restore()
     /// Backend figures for the SIGUSR1 stats line (Wayland: commits and frame callbacks).
@@ -55,4 +63,8 @@ extension DisplayOutput {
     package var lastFrame: PixelBuffer? { nil }
     package var connectorName: String? { nil }
     package func setPower(_ on: Bool) {}
+    package var planeCapabilities: PlaneCapabilities? { nil }
+    package func present(cards: [PlaneCard], drawBackground: (PixelBuffer) -> Void) throws(DisplayError) -> String? {
+        "this output has no overlay planes"
+    }
 }

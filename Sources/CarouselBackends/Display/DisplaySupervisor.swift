@@ -72,6 +72,13 @@ package final class DisplaySupervisor: DisplayOutput {
         try current.present(draw)
     }
 
+    package var planeCapabilities: PlaneCapabilities? { current?.planeCapabilities }
+
+    package func present(cards: [PlaneCard], drawBackground: (PixelBuffer) -> Void) throws(DisplayError) -> String? {
+        guard let current else { throw .noDevice("no display device") }
+        return try current.present(cards: cards, drawBackground: drawBackground)
+    }
+
     /// Kept for a display that appears later, too.
     private var poweredOn = true
 

@@ -30,9 +30,17 @@ package final class DrmCard {
         return card
     }
 
+    /// Overlay planes each CRTC shows cards on: a plane many CRTCs may use serves one of them.
+    private var planesByCrtc: [UInt32: Set<UInt32>] = [:]
+
     package var claimedCrtcs: Set<UInt32> { Set(screensByCrtc.filter { $0.value.value != nil }.keys) }
     package func claim(crtc: UInt32, for screen: DrmOutput) { screensByCrtc[crtc] = Weak(screen) }
-    package func release(crtc: UInt32) { screensByCrtc[crtc] = nil }
+    package func release(crtc: UInt32) { screensByCrtc[crtc] = nil; planesByCrtc[crtc] = nil }
+    /// The overlays held by the CRTCs of other screens still open.
+    package var claimedPlanes: Set<UInt32> {
+        planesByCrtc.filter { claimedCrtcs.contains($0.key) }.values.reduce(into: []) { $0.formUnion($1) }
+    }
+    package func claim(planes: [UInt32], for crtc: UInt32) { planesByCrtc[crtc] = Set(planes) }
 
     /// Watches the card's fd for page-flip events; every screen of the card calls it, the
     /// first one registers it. Each flip's user data names the screen it belongs to.

@@ -41,8 +41,17 @@ package final class DrmOutput: DisplayOutput {
     package var size: Size? { screen?.size }
     package var lastFrame: PixelBuffer? {
         guard let screen, screen.lit, !asleep, let current = flips.current else { return nil }
-        let buffer = screen.buffers[current]
-        return PixelBuffer(base: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
+        let primary = screen.buffers[current].pixelBuffer
+        guard !screen.cardsShown.current.isEmpty else { return primary }
+        // The primary plane holds only the background and dots: flatten the cards over it.
+        screen.snapshot = PlaneFrameSnapshot.flatten(primary: primary, cards: screen.cardsShown.current.map { ($0.placed, $0.buffer.pixelBuffer) })
+        return screen.snapshot?.buffer
+    }
+
+    package var planeCapabilities: PlaneCapabilities? {
+        guard let screen, screen.lit, !asleep, var capabilities = screen.cardPlanes?.capabilities else { return nil }
+        if screen.planesCannotScale { capabilities.canScale = false }
+        return capabilities
     }
     package var canPresent: Bool { screen != nil && flips.pending == nil && !asleep }
     /// The screen was put to sleep (`setPower(false)`): its CRTC is inactive.
@@ -91,6 +100,7 @@ package final class DrmOutput: DisplayOutput {
         }
         let index = flips.current.map { ($0 + 1) % screen.buffers.count } ?? 0
         let buffer = screen.buffers[index]
+        screen.cardPlanes?.buffers.committed()   // no card on a plane in this frame
         if let rotator = screen.rotator {
             draw(rotator.buffer)
             rotator.copy(into: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
@@ -112,6 +122,32 @@ package final class DrmOutput: DisplayOutput {
             }
         }
         flips.pending = index
+        screen.cardsShown.pending = []
+    }
+
+    package func present(cards: [PlaneCard], drawBackground: (PixelBuffer) -> Void) throws(DisplayError) -> String? {
+        guard let screen, screen.lit, flips.pending == nil, let current = flips.current, let planes = screen.cardPlanes else {
+            throw .unsupported("cards on planes while the screen is not lit or a flip is pending")
+        }
+        // The compositor touches no pixel when the buffer already shows this background.
+        let index = (current + 1) % screen.buffers.count
+        drawBackground(screen.buffers[index].pixelBuffer)
+        var placed: [(placed: PlacedCard, buffer: DumbBuffer)] = []
+        for card in cards { placed.append((card.placed, try planes.buffers.buffer(for: card.card))) }
+        guard try planes.committer.flip(screen.target, buffer: screen.buffers[index], cards: placed) else {
+            let error = SystemError(call: "TEST_ONLY", errno: Glibc.errno)
+            if let scaled = cards.first(where: \.isScaled) {
+                screen.planesCannotScale = true
+                return "the planes cannot scale (the driver refused a card shown at \(scaled.placed.destination.width)x"
+                    + "\(scaled.placed.destination.height) from \(Int(scaled.placed.source.width))x\(Int(scaled.placed.source.height)) "
+                    + "in a TEST_ONLY commit: \(error))"
+            }
+            return "the driver refused \(cards.count) cards on overlay planes in a TEST_ONLY commit (\(error))"
+        }
+        planes.buffers.committed()
+        flips.pending = index
+        screen.cardsShown.pending = placed
+        return nil
     }
 
     package func setPower(_ on: Bool) {
@@ -141,6 +177,7 @@ package final class DrmOutput: DisplayOutput {
     /// Other screens' flips read meanwhile are handed to them from the loop afterwards, not
     /// from inside this call (they would draw their next frame under it).
     private func waitForPendingFlip() {
+        guard let own = screen else { return }
         var tries = 0
         while let done = flips.pending, tries < 10 {
             var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
@@ -150,6 +187,7 @@ package final class DrmOutput: DisplayOutput {
                         // The screen is going dark or being given back: no next frame follows.
                         flips.current = done
                         flips.pending = nil
+                        own.cardsShown.current = own.cardsShown.pending
                     } else {
                         loop?.post { [weak screen] in screen?.flipCompleted(time: time) }
                     }
@@ -182,6 +220,7 @@ package final class DrmOutput: DisplayOutput {
         guard let done = flips.pending else { return }
         flips.current = done
         flips.pending = nil
+        if let screen { screen.cardsShown.current = screen.cardsShown.pending }
         onPresented?(time)
         if reprobeAfterFlip {
             reprobeAfterFlip = false

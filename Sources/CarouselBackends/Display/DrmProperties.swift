@@ -9,6 +9,8 @@ package struct DrmProperties {
         /// Enum and bitmask properties: value names ("rotate-90") and their values
         /// (bit numbers for bitmasks).
         package var enums: [String: UInt64]
+        /// The driver sets it; a commit cannot (an overlay's fixed zpos).
+        package var immutable: Bool
     }
     private var byName: [String: Property] = [:]
 
@@ -24,7 +26,8 @@ package struct DrmProperties {
                 let enumName = withUnsafeBytes(of: entry.name) { string(fromCArray: $0) }
                 enums[enumName] = entry.value
             }
-            byName[name] = Property(id: prop.pointer.pointee.prop_id, value: props.pointer.pointee.prop_values[i], enums: enums)
+            byName[name] = Property(id: prop.pointer.pointee.prop_id, value: props.pointer.pointee.prop_values[i], enums: enums,
+                                    immutable: prop.pointer.pointee.flags & UInt32(DRM_MODE_PROP_IMMUTABLE) != 0)
         }
     }
 

@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselEngine
+import CarouselPixels
 
 /// Everything that belongs to one lit connector: its CRTC, mode, scanout buffers, commit
 /// path and rotation. Built anew when the connector or mode changes; freed with it.
@@ -12,6 +13,15 @@ package final class DrmScreen {
     package let rotator: SoftwareRotator?
     /// False until the first frame has been committed with a full modeset.
     package var lit = false
+    /// Cards on overlay planes (atomic, unrotated, `planes = "auto"`, overlays free); nil: composed.
+    package let cardPlanes: (committer: AtomicCommitter, buffers: CardFramebuffers, capabilities: PlaneCapabilities)?
+    /// The driver refused scaled cards in a TEST_ONLY commit: frames with them are composed
+    /// without asking again.
+    package var planesCannotScale = false
+    /// The cards on overlays in the frame on screen and in the one queued (empty: composed).
+    package var cardsShown: (current: [(placed: PlacedCard, buffer: DumbBuffer)], pending: [(placed: PlacedCard, buffer: DumbBuffer)]) = ([], [])
+    /// The last planes frame flattened for `ctl screenshot`.
+    package var snapshot: PixelImage?
 
     package init(card: DrmCard, target: ScanoutTarget, settings: OutputSettings) throws(DisplayError) {
         self.target = target
@@ -24,6 +34,7 @@ package final class DrmScreen {
             }
         }
         self.committer = committer
+        cardPlanes = Self.cardPlanes(card: card, target: target, committer: committer, settings: settings)
         let mode = target.mode
         let quarterTurn = settings.rotation == 90 || settings.rotation == 270
         let (pictureWidth, pictureHeight) = quarterTurn ? (mode.height, mode.width) : (mode.width, mode.height)
@@ -45,6 +56,19 @@ package final class DrmScreen {
         self.buffers = buffers
         planeRotation = 0
         rotator = SoftwareRotator(degrees: settings.rotation, width: pictureWidth, height: pictureHeight)
+    }
+
+    /// The overlays this screen may put cards on: atomic, unrotated (a quarter turn would need
+    /// the cards turned too; vc4's planes cannot rotate), and overlays no other screen holds.
+    private static func cardPlanes(card: DrmCard, target: ScanoutTarget, committer: ModesetCommitter,
+                                   settings: OutputSettings) -> (AtomicCommitter, CardFramebuffers, PlaneCapabilities)? {
+        guard settings.planes, settings.rotation == 0, let atomic = committer as? AtomicCommitter else { return nil }
+        let overlays = OverlayPlanes(card: card, crtcIndex: target.crtcIndex, primaryZpos: atomic.primaryZpos,
+                                     excluding: card.claimedPlanes)
+        guard !overlays.planes.isEmpty else { return nil }
+        card.claim(planes: overlays.planes.map(\.id), for: target.crtcID)
+        atomic.overlays = overlays
+        return (atomic, CardFramebuffers(card: card), overlays.capabilities)
     }
 
     /// The picture size (after rotation).

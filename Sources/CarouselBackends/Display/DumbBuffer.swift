@@ -1,3 +1,4 @@
+import CarouselPixels
 import CDRM
 import Glibc
 
@@ -56,6 +57,9 @@ package final class DumbBuffer {
         self.handle = handle; self.stride = Int(pitch); self.byteCount = Int(size)
         self.framebufferID = fb; self.pixels = map
     }
+
+    /// The buffer's pixels, to draw into or read.
+    package var pixelBuffer: PixelBuffer { PixelBuffer(base: pixels, width: width, height: height, stride: stride) }
 
     deinit {
         munmap(pixels, byteCount)

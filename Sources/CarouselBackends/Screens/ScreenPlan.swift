@@ -52,7 +52,7 @@ package struct ScreenPlan: Equatable, Sendable {
         let screens = tables.map { table in
             Screen(connector: table.name,
                    settings: OutputSettings(connector: table.name, mode: table.mode ?? shell.mode,
-                                            rotation: table.rotation ?? shell.rotation, forceLegacy: shell.forceLegacy),
+                                            rotation: table.rotation ?? shell.rotation, kms: shell.kms),
                    touch: table.touch)
         }
         let groups: [Group]

@@ -21,7 +21,7 @@ struct DaemonOptions {
         }
         if let mode { settings.mode = mode }
         if let rotation { settings.rotation = rotation }
-        if forceLegacy { settings.forceLegacy = true }
+        if forceLegacy { settings.kms.forceLegacy = true }
         if let backend { settings.backend = backend }
         return settings
     }

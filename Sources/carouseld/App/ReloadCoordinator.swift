@@ -63,7 +63,7 @@ final class ReloadCoordinator: ReloadTarget {
         let next = backend.plan(for: options.overriding(loaded.shell), config: loaded.config)
         let plan = carousels.plan
         if next.screens != plan.screens || (plan.screens.count > 1 && next.layout != plan.layout) {
-            Log.notice("output, layout, mode, rotation and force_legacy changes take effect when carouseld restarts")
+            Log.notice("output, layout, mode, rotation, force_legacy and planes changes take effect when carouseld restarts")
         }
         for group in carousels.groups {
             // The same carousel in the new config (independent screens by name), else the top level.

@@ -11,6 +11,8 @@ final class ScreenView {
     fileprivate(set) var renderer: FrameRenderer
     fileprivate var lastDrawn: FrameLayout?
     fileprivate var redraw = true
+    /// How frames reached this screen, each way said once (`Daemon+Planes`).
+    var planeLog = PlanePathLog()
 
     init(output: DisplayOutput, renderer: FrameRenderer) {
         self.output = output; self.renderer = renderer
@@ -144,7 +146,7 @@ final class Daemon {
     /// Uses new renderers, one per screen (the config or the screens changed), and redraws
     /// everything with them.
     func replaceRenderers(_ renderers: [FrameRenderer]) {
-        for (view, renderer) in zip(views, renderers) { view.renderer = renderer }
+        for (view, renderer) in zip(views, renderers) { view.renderer = renderer; view.planeLog = PlanePathLog() }
         setNeedsRedraw()
     }
 
@@ -228,7 +230,9 @@ final class Daemon {
         // finger that stops dead never leaves a coarse frame on screen.
         guard view.redraw || layout != view.lastDrawn || view.renderer.needsRefinement else { return }
         do {
-            try view.output.present { target in view.renderer.draw(layout, into: target) }
+            if try !presentOnPlanes(layout, on: view) {
+                try view.output.present { target in view.renderer.draw(layout, into: target) }
+            }
             view.lastDrawn = layout
             view.redraw = false
         } catch {

@@ -1,0 +1,51 @@
+import CarouselPixels
+import Glibc
+
+/// One scanout framebuffer per card shown on an overlay plane: the card's pixels are copied
+/// into a dumb buffer once, and every later frame moves the plane, not the pixels.
+///
+/// Keyed by the card object (the store makes a new one when a picture is decoded again, so a
+/// new card never finds an old one's pixels). A buffer stays while a committed frame may still
+/// scan it out: it is freed only after two commits without it (the one on screen and the one
+/// queued).
+package final class CardFramebuffers {
+    private let card: DrmCard
+    private var entries: [ObjectIdentifier: Entry] = [:]
+    private var commits = 0
+
+    private struct Entry {
+        let source: Card   // held so its identity is not reused while the buffer lives
+        let buffer: DumbBuffer
+        var lastCommit: Int
+    }
+
+    package init(card: DrmCard) { self.card = card }
+
+    /// The framebuffer showing `source`, made (and filled) on first use.
+    package func buffer(for source: Card) throws(DisplayError) -> DumbBuffer {
+        let key = ObjectIdentifier(source)
+        if let entry = entries[key] {
+            entries[key]?.lastCommit = commits
+            return entry.buffer
+        }
+        let buffer = try DumbBuffer(card: card, width: source.width, height: source.height)
+        // Card rows are a8r8g8b8 with alpha 255; the plane reads them as XRGB8888.
+        let rowBytes = source.width * 4
+        for row in 0..<source.height {
+            memcpy(buffer.pixels + row * buffer.stride, source.pictureBase + row * source.stride, rowBytes)
+        }
+        entries[key] = Entry(source: source, buffer: buffer, lastCommit: commits)
+        return buffer
+    }
+
+    /// A commit was made: buffers no frame on screen or queued uses any more are freed.
+    package func committed() {
+        commits += 1
+        entries = entries.filter { commits - $0.value.lastCommit <= 2 }
+    }
+
+    /// Frees every buffer (the screen is composed, or gone); call only once no plane shows them.
+    package func removeAll() { entries.removeAll() }
+
+    package var count: Int { entries.count }
+}

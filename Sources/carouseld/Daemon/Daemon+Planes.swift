@@ -1,0 +1,42 @@
+import CarouselBackends
+import CarouselCore
+import CarouselEngine
+import CarouselPixels
+
+/// Which way a screen's frames go, each way said once per reload: the cards on overlay planes,
+/// or composed on the CPU for a reason. A page change that scales its cards alternates between
+/// the two every few frames; the log must not.
+struct PlanePathLog {
+    private var said: Set<String> = []
+
+    /// True the first time `what` is seen; the reason's details (in parentheses) do not count.
+    mutating func firstTime(_ what: String) -> Bool {
+        let kind = what.split(separator: "(", maxSplits: 1).first.map(String.init) ?? what
+        return said.insert(kind).inserted
+    }
+}
+
+extension Daemon {
+    /// Puts `layout`'s cards on the screen's overlay planes where the output and the driver
+    /// allow; false when the frame must be composed (nothing was shown then).
+    func presentOnPlanes(_ layout: FrameLayout, on view: ScreenView) throws(DisplayError) -> Bool {
+        guard let planes = view.output.planeCapabilities else { return false }
+        let name = view.output.connectorName ?? view.output.devicePath
+        switch view.renderer.planeFrame(layout, planes: planes) {
+        case .compose(let reason):
+            if view.planeLog.firstTime(reason) { Log.info("\(name): composing frames on the CPU: \(reason)") }
+            return false
+        case .planes(let cards):
+            let drawBackground = { (target: PixelBuffer) in view.renderer.drawBackground(layout, into: target) }
+            if let refused = try view.output.present(cards: cards, drawBackground: drawBackground) {
+                if view.planeLog.firstTime(refused) { Log.info("\(name): composing frames on the CPU: \(refused)") }
+                return false
+            }
+            if view.planeLog.firstTime("planes") {
+                Log.info("\(name): cards on overlay planes (\(planes.overlays) available; \(cards.count) in this frame), "
+                         + "background and dots on the primary plane")
+            }
+            return true
+        }
+    }
+}
