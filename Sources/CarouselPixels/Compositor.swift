@@ -77,7 +77,9 @@ package final class Compositor {
     /// rectangle like any card smaller than its rectangle, is not the same as the full card).
     @discardableResult
     package func compose(_ layout: FrameLayout, into target: PixelBuffer) -> Bool {
-        let cards = source.cards(for: layout)
+        // A layout without cards (the primary plane under cards on overlays) asks the store
+        // nothing: it would take the visible cards for none and let their decodes go.
+        let cards = layout.cards.isEmpty ? [:] : source.cards(for: layout)
         let dots = DotsLayout(config: config, layout: layout, origin: origin)
         let plan = CompositorPlan(
             layout: layout,

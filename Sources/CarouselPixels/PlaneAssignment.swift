@@ -38,6 +38,8 @@ package enum PlaneAssignment: Sendable, Equatable {
     case planes([PlacedCard])
     case compose(reason: String)
 
+    package static let notDecoded = "a card is not decoded yet"
+
     /// `cardSize(item)`: the size of the card's decoded pixels, nil while not decoded yet.
     /// Emphasis too small to see counts as none, as the compositor draws it
     /// (`CompositorPlan.scaleTolerance`, `opacityTolerance`).
@@ -46,7 +48,7 @@ package enum PlaneAssignment: Sendable, Equatable {
         let screen = IntRect(x: 0, y: 0, width: Int(layout.viewport.width), height: Int(layout.viewport.height))
         var placed: [PlacedCard] = []
         for card in layout.cards {
-            guard let size = cardSize(card.index) else { return .compose(reason: "a card is not decoded yet") }
+            guard let size = cardSize(card.index) else { return .compose(reason: notDecoded) }
             let scaleX = card.width * card.scale / Double(size.width), scaleY = card.height * card.scale / Double(size.height)
             let unscaled = CompositorPlan.isUnscaled(scaleX, size.width) && CompositorPlan.isUnscaled(scaleY, size.height)
             if !unscaled && !planes.canScale {

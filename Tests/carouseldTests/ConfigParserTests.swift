@@ -80,7 +80,7 @@ final class ConfigParserTests: XCTestCase {
 
     func testEveryKeyIsListedOnce() {
         XCTAssertEqual(ConfigKey.all.count, Set(ConfigKey.all.map(\.name)).count)
-        XCTAssertEqual(ConfigKey.all.count, 52, "a CarouselConfig or ShellSettings property was added or removed: map it here")
+        XCTAssertEqual(ConfigKey.all.count, 53, "a CarouselConfig or ShellSettings property was added or removed: map it here")
     }
 
     /// Each key given a value of the wrong type: one problem, on the key's line, naming the expected type.
@@ -106,6 +106,7 @@ final class ConfigParserTests: XCTestCase {
             (["sync"], "\"ntp\"", "expected \"off\" or \"wallclock\", got string \"ntp\""),
             (["transition"], "\"wipe\"", "expected \"slide\" or \"fade\" or \"cut\", got string \"wipe\""),
             (["trust_clock"], "\"never\"", "expected \"synchronised\" or \"always\", got string \"never\""),
+            (["planes"], "\"on\"", "expected \"auto\" or \"off\", got string \"on\""),
             (["epoch"], "12", "expected an RFC 3339 time such as \"2000-01-01T00:00:00Z\", got integer 12"),
             (["layout"], "\"stack\"", "expected \"mirror\" or \"independent\" or \"span\", got string \"stack\""),
             (["interval"], "[1, 2]", "expected a number, got array […]"),

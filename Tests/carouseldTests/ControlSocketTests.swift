@@ -18,6 +18,7 @@ final class ControlRequestTests: XCTestCase {
         XCTAssertEqual(try ControlRequest.parse("screenshot png").get(), .screenshot(.init(format: .png)))
         XCTAssertEqual(try ControlRequest.parse("screenshot jpg scale=0.5 output=HDMI-A-2").get(),
                        .screenshot(.init(format: .jpg, scale: 0.5, output: "HDMI-A-2")))
+        XCTAssertEqual(try ControlRequest.parse("writeback 30").get(), .writeback(frames: 30))
     }
 
     func testMalformedRequestsSayWhatIsWrong() {
@@ -32,6 +33,8 @@ final class ControlRequestTests: XCTestCase {
         XCTAssertEqual(message("goto 0"), "goto 0: pictures are counted from 1")
         XCTAssertEqual(message("screen dim"), "screen takes on, off or auto")
         XCTAssertEqual(message("screenshot gif"), "screenshot takes png or jpg, then scale=F and output=NAME if wanted")
+        XCTAssertEqual(message("writeback 0"), "writeback takes a number of frames, 1...600")
+        XCTAssertEqual(message("writeback"), "writeback takes a number of frames, 1...600")
         XCTAssertEqual(message("screenshot png scale=9"), "screenshot: scale=9: expected scale=F (0 < F <= 4) or output=NAME")
     }
 }

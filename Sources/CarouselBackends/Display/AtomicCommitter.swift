@@ -19,6 +19,8 @@ package final class AtomicCommitter: ModesetCommitter {
     private var rotated = false
     /// The CRTC's overlay planes, when cards may go on them (`DrmScreen` sets them).
     package var overlays: OverlayPlanes?
+    /// `ctl writeback`: frames read back while it lasts.
+    package var writeback: WritebackCapture?
     /// How many of `overlays` (from the bottom) the last applied commit lit.
     private var litOverlays = 0
 
@@ -94,23 +96,24 @@ package final class AtomicCommitter: ModesetCommitter {
         // the same commit, so nothing shows twice or flickers at the switch.
         try addOverlays(request.pointer, [], target: target)
         let flags = cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
-        guard commit(request.pointer, blob: 0, flags: flags) else {
+        guard commitFrame(request.pointer, flags: flags) else {
             throw .system(call: "atomic page flip", errno: Glibc.errno, path: target.connectorName)
         }
         litOverlays = 0
     }
 
-    /// Queues `buffer` on the primary plane (background and dots) with `cards` on the overlays,
+    /// Queues `buffer` on the primary plane (background and dots; nil: left as it is, and out of
+    /// the commit, so the driver does not prepare it again) with `cards` on the overlays,
     /// bottom to top, after a TEST_ONLY commit of the same request. Returns false, with nothing
     /// changed on screen, when the driver refused it; errno is the test's then.
-    package func flip(_ target: ScanoutTarget, buffer: DumbBuffer,
+    package func flip(_ target: ScanoutTarget, buffer: DumbBuffer?,
                       cards: [(placed: PlacedCard, buffer: DumbBuffer)]) throws(DisplayError) -> Bool {
         guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
-        try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID))
+        if let buffer { try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID)) }
         try addOverlays(request.pointer, cards, target: target)
         guard commit(request.pointer, blob: 0, flags: cdrm_mode_atomic_test_only()) else { return false }
         let flags = cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
-        guard commit(request.pointer, blob: 0, flags: flags) else {
+        guard commitFrame(request.pointer, flags: flags) else {
             throw .system(call: "atomic page flip with \(cards.count) planes", errno: Glibc.errno, path: target.connectorName)
         }
         litOverlays = cards.count
@@ -135,6 +138,16 @@ package final class AtomicCommitter: ModesetCommitter {
         guard let request = DrmObjects.atomicRequest(),
               (try? add(request.pointer, target.crtcID, ids.active, 0)) != nil else { return false }
         return commit(request.pointer, blob: 0, flags: cdrm_mode_atomic_allow_modeset())
+    }
+
+    /// Applies a frame's request, with a writeback job while `ctl writeback` lasts.
+    private func commitFrame(_ request: drmModeAtomicReqPtr, flags: UInt32) -> Bool {
+        let job = writeback?.attach(request) ?? false
+        let ok = commit(request, blob: 0, flags: flags)
+        let error = Glibc.errno
+        if job { writeback?.committed(ok) }
+        Glibc.errno = error
+        return ok
     }
 
     /// Tests or applies one request. `blob`: a mode blob made for it (0: none), kept as the

@@ -1,4 +1,5 @@
 import CarouselCore
+import Glibc
 import CarouselEngine
 import CarouselPixels
 
@@ -38,10 +39,14 @@ package protocol DisplayOutput: AnyObject {
     /// atomic KMS or no overlays, `planes = "off"`, rotated, not lit yet; fbdev, Wayland).
     var planeCapabilities: PlaneCapabilities? { get }
     /// Shows `cards` on overlay planes, bottom to top, over a primary plane showing what
-    /// `drawBackground` draws into a free buffer (the background and dots).
+    /// `drawBackground` draws into a free buffer (the background and dots; nil: the primary
+    /// plane keeps its picture, and the commit leaves it out).
     /// Returns nil once queued (completion comes as for `present`), or why the driver refused
     /// them (nothing changed on screen: compose the frame instead).
-    func present(cards: [PlaneCard], drawBackground: (PixelBuffer) -> Void) throws(DisplayError) -> String?
+    func present(cards: [PlaneCard], drawBackground: ((PixelBuffer) -> Void)?) throws(DisplayError) -> String?
+    /// `ctl writeback`: the next `frames` frames as the display engine composed them, read back
+    /// into the directory `directory` (owned from here on). Says what it does, or why not.
+    func startWriteback(frames: Int, directory: Int32) throws(DisplayError) -> String
     /// Gives the screen back as it was before the daemon started (console on exit).
     func restore()
     /// Backend figures for the SIGUSR1 stats line (Wayland: commits and frame callbacks).
@@ -64,7 +69,11 @@ extension DisplayOutput {
     package var connectorName: String? { nil }
     package func setPower(_ on: Bool) {}
     package var planeCapabilities: PlaneCapabilities? { nil }
-    package func present(cards: [PlaneCard], drawBackground: (PixelBuffer) -> Void) throws(DisplayError) -> String? {
+    package func startWriteback(frames: Int, directory: Int32) throws(DisplayError) -> String {
+        close(directory)
+        throw .unsupported("\(devicePath) has no writeback connector")
+    }
+    package func present(cards: [PlaneCard], drawBackground: ((PixelBuffer) -> Void)?) throws(DisplayError) -> String? {
         "this output has no overlay planes"
     }
 }

@@ -1,5 +1,6 @@
 import CarouselConfig
 import CarouselCore
+import Glibc
 import CarouselEngine
 import CarouselPixels
 
@@ -74,9 +75,14 @@ package final class DisplaySupervisor: DisplayOutput {
 
     package var planeCapabilities: PlaneCapabilities? { current?.planeCapabilities }
 
-    package func present(cards: [PlaneCard], drawBackground: (PixelBuffer) -> Void) throws(DisplayError) -> String? {
+    package func present(cards: [PlaneCard], drawBackground: ((PixelBuffer) -> Void)?) throws(DisplayError) -> String? {
         guard let current else { throw .noDevice("no display device") }
         return try current.present(cards: cards, drawBackground: drawBackground)
+    }
+
+    package func startWriteback(frames: Int, directory: Int32) throws(DisplayError) -> String {
+        guard let current else { close(directory); throw .noDevice("no display device") }
+        return try current.startWriteback(frames: frames, directory: directory)
     }
 
     /// Kept for a display that appears later, too.

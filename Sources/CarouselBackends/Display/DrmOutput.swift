@@ -125,16 +125,18 @@ package final class DrmOutput: DisplayOutput {
         screen.cardsShown.pending = []
     }
 
-    package func present(cards: [PlaneCard], drawBackground: (PixelBuffer) -> Void) throws(DisplayError) -> String? {
+    package func present(cards: [PlaneCard], drawBackground: ((PixelBuffer) -> Void)?) throws(DisplayError) -> String? {
         guard let screen, screen.lit, flips.pending == nil, let current = flips.current, let planes = screen.cardPlanes else {
             throw .unsupported("cards on planes while the screen is not lit or a flip is pending")
         }
-        // The compositor touches no pixel when the buffer already shows this background.
-        let index = (current + 1) % screen.buffers.count
-        drawBackground(screen.buffers[index].pixelBuffer)
+        var index = current
+        if let drawBackground {
+            index = (current + 1) % screen.buffers.count
+            drawBackground(screen.buffers[index].pixelBuffer)
+        }
         var placed: [(placed: PlacedCard, buffer: DumbBuffer)] = []
         for card in cards { placed.append((card.placed, try planes.buffers.buffer(for: card.card))) }
-        guard try planes.committer.flip(screen.target, buffer: screen.buffers[index], cards: placed) else {
+        guard try planes.committer.flip(screen.target, buffer: index == current ? nil : screen.buffers[index], cards: placed) else {
             let error = SystemError(call: "TEST_ONLY", errno: Glibc.errno)
             if let scaled = cards.first(where: \.isScaled) {
                 screen.planesCannotScale = true
@@ -176,8 +178,11 @@ package final class DrmOutput: DisplayOutput {
     /// A commit while one is in flight fails with EBUSY: let the queued flip complete first.
     /// Other screens' flips read meanwhile are handed to them from the loop afterwards, not
     /// from inside this call (they would draw their next frame under it).
-    private func waitForPendingFlip() {
-        guard let own = screen else { return }
+    /// Returns the time this screen's flip completed, if one did.
+    @discardableResult
+    private func waitForPendingFlip() -> Double? {
+        guard let own = screen else { return nil }
+        var shown: Double?
         var tries = 0
         while let done = flips.pending, tries < 10 {
             var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
@@ -188,6 +193,7 @@ package final class DrmOutput: DisplayOutput {
                         flips.current = done
                         flips.pending = nil
                         own.cardsShown.current = own.cardsShown.pending
+                        shown = time
                     } else {
                         loop?.post { [weak screen] in screen?.flipCompleted(time: time) }
                     }
@@ -195,6 +201,7 @@ package final class DrmOutput: DisplayOutput {
             }
             tries += 1
         }
+        return shown
     }
 
     package func restore() {
@@ -220,11 +227,40 @@ package final class DrmOutput: DisplayOutput {
         guard let done = flips.pending else { return }
         flips.current = done
         flips.pending = nil
-        if let screen { screen.cardsShown.current = screen.cardsShown.pending }
+        if let screen { screen.cardsShown.current = screen.cardsShown.pending; collectWriteback(screen, at: time) }
         onPresented?(time)
         if reprobeAfterFlip {
             reprobeAfterFlip = false
             hotplugged()
+        }
+    }
+
+    /// `ctl writeback`: reads back the next `frames` frames into `directory` (a descriptor the
+    /// capture owns from here on, closed by it, or here when it cannot start).
+    package func startWriteback(frames: Int, directory: Int32) throws(DisplayError) -> String {
+        guard let screen, screen.lit, let atomic = screen.atomic else {
+            close(directory)
+            throw .unsupported("writeback needs a lit screen with atomic KMS")
+        }
+        // Joining the writeback connector is a modeset: let a queued frame finish, and tell the
+        // pacer it did (it waits for that flip to draw the next frame).
+        if let shown = waitForPendingFlip() { loop?.post { [weak self] in self?.onPresented?(shown) } }
+        do throws(DisplayError) {
+            atomic.writeback = try WritebackCapture(card: card, target: screen.target, frames: frames, directory: directory)
+        } catch {
+            close(directory)
+            throw error
+        }
+        return "reading back the next \(frames) frames of \(screen.target.connectorName)"
+    }
+
+    private func collectWriteback(_ screen: DrmScreen, at time: Double) {
+        guard let capture = screen.atomic?.writeback else { return }
+        capture.collect(flippedAt: time, wait: capture.allAttached)
+        if capture.finished {
+            capture.end()
+            screen.atomic?.writeback = nil
+            Log.info("\(screen.target.connectorName): writeback finished")
         }
     }
 

@@ -99,7 +99,8 @@ extension ConnectorInfo {
     package init(_ c: drmModeConnector) {
         id = c.connector_id
         name = ConnectorInfo.name(type: c.connector_type, typeID: c.connector_type_id)
-        connected = c.connection == DRM_MODE_CONNECTED
+        // A writeback connector (seen once `ctl writeback` asked for them) is no screen.
+        connected = c.connection == DRM_MODE_CONNECTED && c.connector_type != UInt32(DRM_MODE_CONNECTOR_WRITEBACK)
         modes = (0..<Int(c.count_modes)).map { ModeInfo(c.modes[$0]) }
         encoderID = c.encoder_id
         encoderIDs = (0..<Int(c.count_encoders)).map { c.encoders[$0] }

@@ -71,6 +71,8 @@ package final class DrmScreen {
         return (atomic, CardFramebuffers(card: card), overlays.capabilities)
     }
 
+    package var atomic: AtomicCommitter? { committer as? AtomicCommitter }
+
     /// The picture size (after rotation).
     package var size: Size {
         if let rotator { return Size(width: Double(rotator.width), height: Double(rotator.height)) }

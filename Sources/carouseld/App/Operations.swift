@@ -171,6 +171,8 @@ final class Operations: OperationsState {
             return .done("screen \(power.isOn ? "on" : "off")")
         case .screenshot(let shot):
             return screenshots.take(shot, into: file)
+        case .writeback(let frames):
+            return screenshots.writeback(frames: frames, into: file)
         }
     }
 

@@ -1,6 +1,7 @@
 import CarouselBackends
 import CarouselCore
 import CarouselPixels
+import Glibc
 
 /// `ctl screenshot`: a screen's frame as the daemon last put it on screen (its own buffer, so
 /// it works on KMS, fbdev and Wayland alike), written into the file the client passed.
@@ -31,6 +32,19 @@ struct Screenshots {
             return .done("screenshot of \(name): \(width)x\(height) \(shot.format.rawValue)")
         } catch {
             return .failure("screenshot of \(name): \(error)")
+        }
+    }
+
+    /// `ctl writeback`: the first screen's next frames, read back into the client's directory.
+    func writeback(frames: Int, into directory: Int32?) -> ControlReply {
+        guard let directory else { return .failure("writeback: no directory came with the request (carouseld ctl writeback DIR N passes it)") }
+        // The server closes the request's descriptor after answering; the capture outlives it.
+        let own = dup(directory)
+        guard own >= 0 else { return .failure("writeback: \(SystemError(call: "dup", errno: errno))") }
+        do {
+            return .done(try outputs[0].startWriteback(frames: frames, directory: own))
+        } catch {
+            return .failure("writeback: \(error)")
         }
     }
 }

@@ -33,6 +33,10 @@ struct CtlCommand: ParsableCommand {
 
     /// The protocol line for the request; for a screenshot, the file too.
     private func wire() throws -> (line: String, file: String?) {
+        if request.first?.lowercased() == "writeback" {
+            guard (2...3).contains(request.count) else { throw ValidationError("writeback takes a directory and a number of frames, e.g. writeback /tmp/frames 30") }
+            return ("writeback \(request.count == 3 ? request[2] : "30")", request[1])
+        }
         guard request.first?.lowercased() == "screenshot" else { return (request.joined(separator: " "), nil) }
         guard request.count == 2 else { throw ValidationError("screenshot takes one file name, e.g. screenshot now.png") }
         let file = request[1]
@@ -82,7 +86,10 @@ struct CtlCommand: ParsableCommand {
         let bytes = Array((text + "\n").utf8)
         let sent: Int
         if let file {
-            let opened = try OwnedDescriptor("open \(file)") { open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            let writeback = text.hasPrefix("writeback")   // a directory the frames go into
+            let opened = try OwnedDescriptor("open \(file)") {
+                writeback ? open(file, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            }
             sent = bytes.withUnsafeBytes { carouseld_send_with_fd(connection.rawValue, $0.baseAddress, $0.count, opened.rawValue) }
         } else {
             sent = bytes.withUnsafeBytes { send(connection.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -16,6 +16,9 @@ enum ControlRequest: Equatable, Sendable {
     /// `screenshot png|jpg [scale=F] [output=NAME]`: the frame on screen into the file the
     /// client passed with the request (SCM_RIGHTS).
     case screenshot(Screenshot)
+    /// `writeback N`: the first screen's next N frames read back by the display engine, into
+    /// the directory the client passed with the request (1...600).
+    case writeback(frames: Int)
 
     struct Screenshot: Equatable, Sendable {
         var format: FrameSnapshot.Format
@@ -28,7 +31,7 @@ enum ControlRequest: Equatable, Sendable {
         case name(String)
     }
 
-    static let names = "status, next, prev, goto N|NAME, pause, resume, reload, screen on|off|auto, screenshot png|jpg"
+    static let names = "status, next, prev, goto N|NAME, pause, resume, reload, screen on|off|auto, screenshot png|jpg, writeback N"
 
     /// The request in `line` (without its newline), or a message saying what is wrong with it.
     static func parse(_ line: String) -> Result<ControlRequest, ControlError> {
@@ -60,6 +63,11 @@ enum ControlRequest: Equatable, Sendable {
             return .success(.screen(mode))
         case "screenshot":
             return Screenshot.parse(rest).map { .screenshot($0) }
+        case "writeback":
+            guard rest.count == 1, let frames = Int(rest[0]), (1...600).contains(frames) else {
+                return .failure(ControlError("writeback takes a number of frames, 1...600"))
+            }
+            return .success(.writeback(frames: frames))
         default:
             let shown = verb.count > 40 ? String(verb.prefix(40)) + "…" : verb
             return .failure(ControlError("unknown request \"\(shown)\"; requests: \(names)"))
@@ -80,6 +88,7 @@ extension ControlRequest: CustomStringConvertible {
         case .resume: return "resume"
         case .reload: return "reload"
         case .screen(let mode): return "screen \(mode.rawValue)"
+        case .writeback(let frames): return "writeback \(frames)"
         case .screenshot(let shot):
             return "screenshot \(shot.format.rawValue)" + (shot.scale == 1 ? "" : " scale=\(shot.scale)")
                 + (shot.output.map { " output=\($0)" } ?? "")

@@ -24,14 +24,19 @@ extension Daemon {
         let name = view.output.connectorName ?? view.output.devicePath
         switch view.renderer.planeFrame(layout, planes: planes) {
         case .compose(let reason):
-            if view.planeLog.firstTime(reason) { Log.info("\(name): composing frames on the CPU: \(reason)") }
+            // A card still decoding is a moment of start-up, not a reason worth the log.
+            if reason != PlaneAssignment.notDecoded, view.planeLog.firstTime(reason) { Log.info("\(name): composing frames on the CPU: \(reason)") }
             return false
         case .planes(let cards):
-            let drawBackground = { (target: PixelBuffer) in view.renderer.drawBackground(layout, into: target) }
+            // The background and dots change only with the page: most frames move planes alone.
+            var bare = layout
+            bare.cards = []
+            let drawBackground = bare == view.background ? nil : { (target: PixelBuffer) in view.renderer.drawBackground(layout, into: target) }
             if let refused = try view.output.present(cards: cards, drawBackground: drawBackground) {
                 if view.planeLog.firstTime(refused) { Log.info("\(name): composing frames on the CPU: \(refused)") }
                 return false
             }
+            view.background = bare
             if view.planeLog.firstTime("planes") {
                 Log.info("\(name): cards on overlay planes (\(planes.overlays) available; \(cards.count) in this frame), "
                          + "background and dots on the primary plane")

@@ -13,6 +13,9 @@ final class ScreenView {
     fileprivate var redraw = true
     /// How frames reached this screen, each way said once (`Daemon+Planes`).
     var planeLog = PlanePathLog()
+    /// The layout without cards that the primary plane shows under cards on planes (nil: a
+    /// composed frame, or unknown).
+    var background: FrameLayout?
 
     init(output: DisplayOutput, renderer: FrameRenderer) {
         self.output = output; self.renderer = renderer
@@ -139,7 +142,7 @@ final class Daemon {
 
     /// Draws the next frame even if the layout did not change (an image arrived).
     func setNeedsRedraw() {
-        for view in views { view.redraw = true }
+        for view in views { view.redraw = true; view.background = nil }
         scheduleTick()
     }
 
@@ -232,6 +235,7 @@ final class Daemon {
         do {
             if try !presentOnPlanes(layout, on: view) {
                 try view.output.present { target in view.renderer.draw(layout, into: target) }
+                view.background = nil
             }
             view.lastDrawn = layout
             view.redraw = false

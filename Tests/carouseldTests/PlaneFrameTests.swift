@@ -1,0 +1,65 @@
+@testable import CarouselEngine
+@testable import CarouselPixels
+import XCTest
+@testable import carouseld
+
+/// The parts of the plane path that run without a display: a planes frame flattened for a
+/// screenshot, the primary plane's picture drawn without asking for cards, and the log that
+/// says each way frames go once.
+final class PlaneFrameTests: XCTestCase {
+    private func solid(_ width: Int, _ height: Int, _ colour: UInt32) -> PixelImage {
+        let image = PixelImage(width: width, height: height)!
+        image.fill(colour)
+        return image
+    }
+
+    func testAScreenshotOfAPlanesFrameShowsEachCardsCropAtItsPlaceOverThePrimary() {
+        let primary = solid(100, 60, 0xFF10_1010)
+        // A card whose left half is red and right half blue, cut by the screen's left edge:
+        // only its right 30 columns show, at x 0...29.
+        let card = solid(40, 20, 0xFFFF_0000)
+        for y in 0..<20 { for x in 20..<40 { card.base.storeBytes(of: UInt32(0xFF00_00FF), toByteOffset: y * card.stride + x * 4, as: UInt32.self) } }
+        let cut = PlacedCard(item: 0, source: (10, 0, 30, 20), destination: IntRect(x: 0, y: 5, width: 30, height: 20), alpha: 1)
+        let whole = PlacedCard(item: 1, source: (0, 0, 40, 20), destination: IntRect(x: 50, y: 30, width: 40, height: 20), alpha: 1)
+        let frame = PlaneFrameSnapshot.flatten(primary: primary.buffer, cards: [(cut, card.buffer), (whole, card.buffer)])!
+        func rgb(_ x: Int, _ y: Int) -> UInt32 { frame.pixel(x: x, y: y) & 0xFF_FFFF }
+        XCTAssertEqual(rgb(2, 10), 0xFF_0000, "column 10 of the card (red) at x 0")
+        XCTAssertEqual(rgb(15, 10), 0x00_00FF, "column 25 of the card (blue) at x 15")
+        XCTAssertEqual(rgb(35, 10), 0x10_1010, "the primary right of the cut card")
+        XCTAssertEqual(rgb(15, 2), 0x10_1010, "the primary above it")
+        XCTAssertEqual(rgb(55, 40), 0xFF_0000)
+        XCTAssertEqual(rgb(85, 40), 0x00_00FF)
+    }
+
+    func testAHalfTransparentPlaneBlendsWithWhatIsUnderIt() {
+        let primary = solid(20, 20, 0xFF00_0000)
+        let card = solid(20, 20, 0xFFFF_FFFF)
+        let half = PlacedCard(item: 0, source: (0, 0, 20, 20), destination: IntRect(x: 0, y: 0, width: 20, height: 20), alpha: 0.5)
+        let frame = PlaneFrameSnapshot.flatten(primary: primary.buffer, cards: [(half, card.buffer)])!
+        XCTAssertEqual(Double(frame.pixel(x: 10, y: 10) & 0xFF), 128, accuracy: 1)
+    }
+
+    func testThePrimaryPlanesPictureAsksTheStoreForNoCards() {
+        // Asking the store with no card visible would let it drop the cards on the overlays.
+        let source = FixedCards([0: solid(60, 40, 0xFFFF_0000)])
+        var config = CarouselConfig()
+        config.background = RGB(0x202020)
+        config.dots.shown = false
+        let compositor = Compositor(config: config, store: source)
+        let target = solid(100, 60, 0)
+        let bare = FrameLayout(viewport: Size(width: 100, height: 60), cards: [], selectedIndex: 0, itemCount: 1,
+                               pageCount: 1, selectedPage: 0, isMoving: false)
+        compositor.compose(bare, into: target.buffer)
+        XCTAssertEqual(source.requests, 0)
+        XCTAssertEqual(target.pixel(x: 50, y: 30) & 0xFF_FFFF, 0x20_2020, "the background is drawn")
+    }
+
+    func testEachWayFramesGoIsSaidOnceWhateverItsDetails() {
+        var log = PlanePathLog()
+        XCTAssertTrue(log.firstTime("planes"))
+        XCTAssertFalse(log.firstTime("planes"))
+        XCTAssertTrue(log.firstTime("the planes cannot scale (a card at 0.8x)"))
+        XCTAssertFalse(log.firstTime("the planes cannot scale (a card at 0.93x)"), "a scale is a detail, not a new reason")
+        XCTAssertTrue(log.firstTime("3 cards on screen, 2 overlay planes"))
+    }
+}
