@@ -4,7 +4,7 @@
 # unbound, so vkms's card is the only one. Runs, one after another, on OUT/conf-planes* (made by
 # scripts/vm-tests, 640x480, the example's pictures; "-still" ones never advance by themselves,
 # so `ctl writeback` is armed at rest and `ctl next` makes the page change it reads back):
-#   1. planes: the log says the plane path is in use, 15 frames of a page change are read back
+#   1. planes: the log says the plane path is in use, 10 frames of a page change are read back
 #      (left in OUT/planes/wb-planes/ for the host to match against `render`), the kernel's
 #      atomic state has the cards on overlay planes at rest and none after exit;
 #   2. the daemon's CPU time over one loop of 5 page changes (its second, every card decoded),
@@ -62,7 +62,7 @@ loop_cpu() { rests 5 && local a=$(cpu_ticks $pid) && rests 10 && cpu_between "$a
 
 # 1. planes, read back
 run planes conf-planes-still
-capture planes 15
+capture planes 10
 check "the log says the cards are on overlay planes" grep -q "cards on overlay planes" "$log"
 n=$(lit_overlays)
 check "at rest, the kernel's atomic state has $n overlay planes lit with cards" test "$n" -ge 1
@@ -83,7 +83,7 @@ stop
 
 # 3. scaled side cards
 run scaled conf-planes-scaled-still
-capture scaled 15
+capture scaled 10
 checked "side_scale 0.8: one log line says why frames are composed" \
   sh -c "grep -c 'composing frames on the CPU' $log | grep -qx 1 && grep -o 'composing frames on the CPU: [^(]*' $log"
 stop
@@ -92,7 +92,7 @@ stop
 stress-ng --cpu 2 --timeout 120 >/dev/null 2>&1 &
 stress=$!
 run stress conf-planes-still -5   # as the unit runs it (Nice=-5)
-capture stress 15
+capture stress 10
 stop
 kill $stress 2>/dev/null; wait $stress 2>/dev/null
 # The flip times of frames while the strip moved (debug "frame N visible at T"), as gaps.

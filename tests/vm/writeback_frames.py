@@ -6,7 +6,7 @@ REF_DIR holds render's frame-SSSS.mmm.png densely through the page change; WB_DI
 frame-NNN-WxH.xrgb (raw XRGB8888 rows, as the display engine composed them) and frames.tsv.
 For each frame the closest reference is found (on thumbnails, then measured at full size: the
 mean absolute difference over every channel). Passes when every frame equals some reference
-(MAD under 6: no blank, torn or half-drawn frame), at least MIN_MOVING (default 5) of them are
+(MAD under 6: no blank, torn or half-drawn frame), at least MIN_MOVING (default 3) of them are
 mid-change (unlike the first and the last reference), and the matched times never run
 backwards. Prints each frame's match."""
 import glob
@@ -29,7 +29,7 @@ def read_xrgb(path):
 
 def main():
     ref_dir, wb_dir = sys.argv[1], sys.argv[2]
-    min_moving = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    min_moving = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     refs = []
     for path in sorted(glob.glob(os.path.join(ref_dir, "frame-*.png"))):
         t = float(re.search(r"frame-([0-9.]+)\.png$", path).group(1))

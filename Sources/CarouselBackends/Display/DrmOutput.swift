@@ -14,11 +14,12 @@ package final class DrmOutput: DisplayOutput {
     package let settings: OutputSettings
     package private(set) var screen: DrmScreen?
     /// Which buffer is scanned out, and which is queued for the next vblank.
-    private var flips: (current: Int?, pending: Int?) = (nil, nil)
+    /// Internal: the plane path (`DrmOutput+Planes`) queues flips too.
+    var flips: (current: Int?, pending: Int?) = (nil, nil)
     private var saved: SavedCrtc?
     private var hotplug: UdevMonitor?
     private var hotplugWatch: Watch?
-    private weak var loop: EventLoop?
+    private(set) weak var loop: EventLoop?
     private var reprobeAfterFlip = false
 
     package var onPresented: ((Double) -> Void)?
@@ -48,11 +49,6 @@ package final class DrmOutput: DisplayOutput {
         return screen.snapshot?.buffer
     }
 
-    package var planeCapabilities: PlaneCapabilities? {
-        guard let screen, screen.lit, !asleep, var capabilities = screen.cardPlanes?.capabilities else { return nil }
-        if screen.planesCannotScale { capabilities.canScale = false }
-        return capabilities
-    }
     package var canPresent: Bool { screen != nil && flips.pending == nil && !asleep }
     /// The screen was put to sleep (`setPower(false)`): its CRTC is inactive.
     package private(set) var asleep = false
@@ -125,32 +121,6 @@ package final class DrmOutput: DisplayOutput {
         screen.cardsShown.pending = []
     }
 
-    package func present(cards: [PlaneCard], drawBackground: ((PixelBuffer) -> Void)?) throws(DisplayError) -> String? {
-        guard let screen, screen.lit, flips.pending == nil, let current = flips.current, let planes = screen.cardPlanes else {
-            throw .unsupported("cards on planes while the screen is not lit or a flip is pending")
-        }
-        var index = current
-        if let drawBackground {
-            index = (current + 1) % screen.buffers.count
-            drawBackground(screen.buffers[index].pixelBuffer)
-        }
-        var placed: [(placed: PlacedCard, buffer: DumbBuffer)] = []
-        for card in cards { placed.append((card.placed, try planes.buffers.buffer(for: card.card))) }
-        guard try planes.committer.flip(screen.target, buffer: index == current ? nil : screen.buffers[index], cards: placed) else {
-            let error = SystemError(call: "TEST_ONLY", errno: Glibc.errno)
-            if let scaled = cards.first(where: \.isScaled) {
-                screen.planesCannotScale = true
-                return "the planes cannot scale (the driver refused a card shown at \(scaled.placed.destination.width)x"
-                    + "\(scaled.placed.destination.height) from \(Int(scaled.placed.source.width))x\(Int(scaled.placed.source.height)) "
-                    + "in a TEST_ONLY commit: \(error))"
-            }
-            return "the driver refused \(cards.count) cards on overlay planes in a TEST_ONLY commit (\(error))"
-        }
-        planes.buffers.committed()
-        flips.pending = index
-        screen.cardsShown.pending = placed
-        return nil
-    }
 
     package func setPower(_ on: Bool) {
         guard on == asleep else { return }
@@ -180,7 +150,7 @@ package final class DrmOutput: DisplayOutput {
     /// from inside this call (they would draw their next frame under it).
     /// Returns the time this screen's flip completed, if one did.
     @discardableResult
-    private func waitForPendingFlip() -> Double? {
+    func waitForPendingFlip() -> Double? {
         guard let own = screen else { return nil }
         var shown: Double?
         var tries = 0
@@ -235,34 +205,6 @@ package final class DrmOutput: DisplayOutput {
         }
     }
 
-    /// `ctl writeback`: reads back the next `frames` frames into `directory` (a descriptor the
-    /// capture owns from here on, closed by it, or here when it cannot start).
-    package func startWriteback(frames: Int, directory: Int32) throws(DisplayError) -> String {
-        guard let screen, screen.lit, let atomic = screen.atomic else {
-            close(directory)
-            throw .unsupported("writeback needs a lit screen with atomic KMS")
-        }
-        // Joining the writeback connector is a modeset: let a queued frame finish, and tell the
-        // pacer it did (it waits for that flip to draw the next frame).
-        if let shown = waitForPendingFlip() { loop?.post { [weak self] in self?.onPresented?(shown) } }
-        do throws(DisplayError) {
-            atomic.writeback = try WritebackCapture(card: card, target: screen.target, frames: frames, directory: directory)
-        } catch {
-            close(directory)
-            throw error
-        }
-        return "reading back the next \(frames) frames of \(screen.target.connectorName)"
-    }
-
-    private func collectWriteback(_ screen: DrmScreen, at time: Double) {
-        guard let capture = screen.atomic?.writeback else { return }
-        capture.collect(flippedAt: time, wait: capture.allAttached)
-        if capture.finished {
-            capture.end()
-            screen.atomic?.writeback = nil
-            Log.info("\(screen.target.connectorName): writeback finished")
-        }
-    }
 
     private func hotplugged() {
         // Rebuilding buffers under a queued flip would free memory the CRTC is about to show.

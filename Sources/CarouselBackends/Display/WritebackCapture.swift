@@ -124,11 +124,14 @@ package final class WritebackCapture {
     }
 
     /// After a flip: saves the buffers whose writeback finished, with `time` (when the frame
-    /// became visible) in frames.tsv; `wait`: up to 0.2 s for the rest.
+    /// became visible) in frames.tsv. The driver signals a frame's writeback once it composed
+    /// it, which can be just after its flip: older jobs are waited for (briefly: they are
+    /// done), the newest only with `wait` (the last one asked for).
     package func collect(flippedAt time: Double, wait: Bool) {
-        for job in inFlight {
+        let newest = inFlight.last?.frame
+        for job in inFlight where job.fence >= 0 {
             var p = pollfd(fd: job.fence, events: Int16(POLLIN), revents: 0)
-            guard poll(&p, 1, wait ? 200 : 0) > 0 else { continue }
+            guard poll(&p, 1, job.frame != newest ? 50 : wait ? 200 : 0) > 0 else { continue }
             save(job, time: time)
             close(job.fence)
             inFlight.removeAll { $0.frame == job.frame }
