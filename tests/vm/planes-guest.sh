@@ -46,9 +46,11 @@ rests() { local end=$((SECONDS + 90)); until [ "$(grep -c 'showing [0-9]' "$log"
   [ $SECONDS -lt $end ] || { echo "  (timed out waiting for rest $1 in $log)"; return 1; }; sleep 0.1; done; }
 
 control=/run/carouseld-planes.sock
-run() {  # run NAME CONF [NICE]: starts the daemon on OUT/CONF, logging to OUT/planes/NAME.log
+# run NAME CONF [NICE]: starts the daemon on OUT/CONF, logging to OUT/planes/NAME.log, with a
+# card cache directory as the unit gives it (CacheDirectory=): cards read back, not decoded again
+run() {
   log=$out/$1.log
-  CAROUSELD_DEBUG=1 nice -n "${3:-0}" "$bin" run --config "$base/$2" --control $control > "$log" 2>&1 &
+  CAROUSELD_DEBUG=1 nice -n "${3:-0}" "$bin" run --config "$base/$2" --cache-dir "$out/cache" --control $control > "$log" 2>&1 &
   pid=$!
   waitfor "first frame on screen" "$log" 60
 }
