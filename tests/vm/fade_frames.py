@@ -8,33 +8,23 @@ difference over every channel). Passes when every screendump equals some referen
 6), at least 3 of them are the middle of the fade (their reference strictly inside it, and
 unlike both pictures at rest: MAD 6 or more from each), and the matched times never run
 backwards. Prints each screendump's match."""
-import glob
 import os
-import re
 import sys
 
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image
 
-
-def mad(a, b):
-    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+from render_match import closest, load_refs, mad
 
 
 def main():
     ref_dir, start, end, shots = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4:]
-    refs = []
-    for path in sorted(glob.glob(os.path.join(ref_dir, "frame-*.png"))):
-        t = float(re.search(r"frame-([0-9.]+)\.png$", path).group(1))
-        image = Image.open(path).convert("RGB")
-        refs.append((t, image, image.resize((160, 100), Image.BILINEAR)))
+    refs = load_refs(ref_dir)
     before = min(refs, key=lambda r: abs(r[0] - start + 0.05))[1]
     after = max(refs, key=lambda r: r[0])[1]
     matched, middle, problems = [], 0, []
     for shot in shots:
         image = Image.open(shot).convert("RGB")
-        thumb = image.resize((160, 100), Image.BILINEAR)
-        near = sorted(refs, key=lambda r: mad(thumb, r[2]))[:3]
-        t, score = min(((r[0], mad(image, r[1])) for r in near), key=lambda m: m[1])
+        t, score = closest(image, refs, near=3)
         in_middle = start < t < end and mad(image, before) >= 6 and mad(image, after) >= 6
         middle += in_middle
         matched.append(t)

@@ -14,11 +14,9 @@ import os
 import re
 import sys
 
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image
 
-
-def mad(a, b):
-    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+from render_match import closest, load_refs, mad
 
 
 def read_xrgb(path):
@@ -30,19 +28,13 @@ def read_xrgb(path):
 def main():
     ref_dir, wb_dir = sys.argv[1], sys.argv[2]
     min_moving = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-    refs = []
-    for path in sorted(glob.glob(os.path.join(ref_dir, "frame-*.png"))):
-        t = float(re.search(r"frame-([0-9.]+)\.png$", path).group(1))
-        image = Image.open(path).convert("RGB")
-        refs.append((t, image, image.resize((160, 120), Image.BILINEAR)))
+    refs = load_refs(ref_dir)
     first, last = refs[0][1], refs[-1][1]
     frames = sorted(glob.glob(os.path.join(wb_dir, "frame-*.xrgb")))
     matched, moving, problems = [], 0, []
     for path in frames:
         image = read_xrgb(path)
-        thumb = image.resize((160, 120), Image.BILINEAR)
-        near = sorted(refs, key=lambda r: mad(thumb, r[2]))[:4]
-        t, score = min(((r[0], mad(image, r[1])) for r in near), key=lambda m: m[1])
+        t, score = closest(image, refs, near=4)
         is_moving = mad(image, first) >= 6 and mad(image, last) >= 6
         moving += is_moving
         matched.append(t)
