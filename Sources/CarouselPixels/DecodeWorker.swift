@@ -32,7 +32,7 @@ package final class DecodeWorker: @unchecked Sendable {
     private var finished = false
 
     /// What the loop asks for, each list most urgent first.
-    private struct Wants {
+    private struct Wants: Equatable {
         /// Full cards kept.
         var full: [Int] = []
         /// Previews kept (a wider window than `full`), at `spec.preview`; the first
@@ -116,18 +116,24 @@ package final class DecodeWorker: @unchecked Sendable {
     package func want(_ indices: [Int], previews previewIndices: [Int] = [], ahead: Int = 0, spec newSpec: CardSpec,
               visible: [Int]) -> [Int: Card] {
         condition.lock(); defer { condition.unlock() }
-        if newSpec != spec {
-            spec = newSpec; generation += 1; made.cards.removeAll(); made.previews.removeAll()
+        var asked = wants
+        asked.full = indices
+        asked.previews = previewIndices
+        asked.previewsAhead = ahead
+        asked.visible = visible
+        // Most frames of a page change ask for what the last one did: the worker is woken only
+        // when there is news for it (a wake-up per frame costs a context switch each).
+        if newSpec != spec || asked != wants {
+            if newSpec != spec {
+                spec = newSpec; generation += 1; made.cards.removeAll(); made.previews.removeAll()
+            }
+            wants = asked
+            let keep = Set(indices)
+            made.cards = made.cards.filter { keep.contains($0.key) }
+            let keepPreviews = keep.union(previewIndices)
+            made.previews = made.previews.filter { keepPreviews.contains($0.key) }
+            condition.broadcast()
         }
-        wants.full = indices
-        wants.previews = previewIndices
-        wants.previewsAhead = ahead
-        wants.visible = visible
-        let keep = Set(indices)
-        made.cards = made.cards.filter { keep.contains($0.key) }
-        let keepPreviews = keep.union(previewIndices)
-        made.previews = made.previews.filter { keepPreviews.contains($0.key) }
-        condition.broadcast()
         var shown: [Int: Card] = [:]
         for index in visible { shown[index] = made.cards[index] ?? made.previews[index] }
         return shown
