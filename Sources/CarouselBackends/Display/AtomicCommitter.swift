@@ -23,6 +23,17 @@ package final class AtomicCommitter: ModesetCommitter {
     package var writeback: WritebackCapture?
     /// How many of `overlays` (from the bottom) the last applied commit lit.
     private var litOverlays = 0
+    /// The cards the driver last accepted on the overlays, by what a driver may refuse (see
+    /// `flip(_:buffer:cards:)`).
+    private var acceptedCards: [PlaneUse]?
+
+    /// What of a card on a plane a driver checks beyond its place: its framebuffer, whether it
+    /// is scaled, its opacity.
+    private struct PlaneUse: Equatable {
+        let framebuffer: UInt32
+        let alpha: Double
+        let scaled: Bool
+    }
 
     private struct PropertyIDs {
         package let fb, crtc, srcX, srcY, srcW, srcH, crtcX, crtcY, crtcW, crtcH: UInt32  // the plane's
@@ -104,18 +115,36 @@ package final class AtomicCommitter: ModesetCommitter {
 
     /// Queues `buffer` on the primary plane (background and dots; nil: left as it is, and out of
     /// the commit, so the driver does not prepare it again) with `cards` on the overlays,
-    /// bottom to top, after a TEST_ONLY commit of the same request. Returns false, with nothing
-    /// changed on screen, when the driver refused it; errno is the test's then.
+    /// bottom to top. Returns false, with nothing changed on screen, when the driver refused it;
+    /// errno says why then.
+    ///
+    /// A TEST_ONLY commit checks each new set of cards (one came or went, or a card's scale or
+    /// opacity changed). The frames that only move the same cards skip it: the real commit
+    /// checks the same way and, when refused, changes nothing either, so the caller composes
+    /// that frame instead just as after a refused test.
     package func flip(_ target: ScanoutTarget, buffer: DumbBuffer?,
                       cards: [(placed: PlacedCard, buffer: DumbBuffer)]) throws(DisplayError) -> Bool {
         guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
         if let buffer { try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID)) }
         try addOverlays(request.pointer, cards, target: target)
-        guard commit(request.pointer, blob: 0, flags: cdrm_mode_atomic_test_only()) else { return false }
+        let uses = cards.map { card in
+            PlaneUse(framebuffer: card.buffer.framebufferID, alpha: card.placed.alpha,
+                     scaled: Double(card.placed.destination.width) != card.placed.source.width
+                         || Double(card.placed.destination.height) != card.placed.source.height)
+        }
+        if uses != acceptedCards {
+            acceptedCards = nil
+            guard commit(request.pointer, blob: 0, flags: cdrm_mode_atomic_test_only()) else { return false }
+        }
         let flags = cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
         guard commitFrame(request.pointer, flags: flags) else {
-            throw .system(call: "atomic page flip with \(cards.count) planes", errno: Glibc.errno, path: target.connectorName)
+            let error = Glibc.errno
+            acceptedCards = nil
+            // Refused by its check (a card placed where the planes cannot show it): composed.
+            if error == EINVAL || error == ERANGE { return false }
+            throw .system(call: "atomic page flip with \(cards.count) planes", errno: error, path: target.connectorName)
         }
+        acceptedCards = uses
         litOverlays = cards.count
         return true
     }

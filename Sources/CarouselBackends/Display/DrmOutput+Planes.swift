@@ -23,14 +23,14 @@ extension DrmOutput {
         var placed: [(placed: PlacedCard, buffer: DumbBuffer)] = []
         for card in cards { placed.append((card.placed, try planes.buffers.buffer(for: card.card))) }
         guard try planes.committer.flip(screen.target, buffer: index == current ? nil : screen.buffers[index], cards: placed) else {
-            let error = SystemError(call: "TEST_ONLY", errno: Glibc.errno)
+            let error = SystemError(call: "atomic check", errno: Glibc.errno)
             if let scaled = cards.first(where: \.isScaled) {
                 screen.planesCannotScale = true
                 return "the planes cannot scale (the driver refused a card shown at \(scaled.placed.destination.width)x"
-                    + "\(scaled.placed.destination.height) from \(Int(scaled.placed.source.width))x\(Int(scaled.placed.source.height)) "
-                    + "in a TEST_ONLY commit: \(error))"
+                    + "\(scaled.placed.destination.height) from \(Int(scaled.placed.source.width))x\(Int(scaled.placed.source.height)): "
+                    + "\(error))"
             }
-            return "the driver refused \(cards.count) cards on overlay planes in a TEST_ONLY commit (\(error))"
+            return "the driver refused \(cards.count) cards on overlay planes (\(error))"
         }
         planes.buffers.committed()
         flips.pending = index
@@ -49,7 +49,9 @@ extension DrmOutput {
         // pacer it did (it waits for that flip to draw the next frame).
         if let shown = waitForPendingFlip() { loop?.post { [weak self] in self?.onPresented?(shown) } }
         do throws(DisplayError) {
-            atomic.writeback = try WritebackCapture(card: card, target: screen.target, frames: frames, directory: directory)
+            let capture = try WritebackCapture(card: card, target: screen.target, frames: frames, directory: directory, loop: loop)
+            capture.onFinished = { [weak self] in self?.endWritebackIfDone() }
+            atomic.writeback = capture
         } catch {
             close(directory)
             throw error
@@ -57,13 +59,12 @@ extension DrmOutput {
         return "reading back the next \(frames) frames of \(screen.target.connectorName)"
     }
 
-    func collectWriteback(_ screen: DrmScreen, at time: Double) {
-        guard let capture = screen.atomic?.writeback else { return }
-        capture.collect(flippedAt: time, wait: capture.allAttached)
-        if capture.finished {
-            capture.end()
-            screen.atomic?.writeback = nil
-            Log.info("\(screen.target.connectorName): writeback finished")
-        }
+    /// Gives the CRTC back once the capture has every frame, when no flip is pending (its
+    /// modeset would be refused meanwhile; the flip's handler calls again).
+    func endWritebackIfDone() {
+        guard let screen, flips.pending == nil, let capture = screen.atomic?.writeback, capture.finished else { return }
+        capture.end()
+        screen.atomic?.writeback = nil
+        Log.info("\(screen.target.connectorName): writeback finished")
     }
 }
