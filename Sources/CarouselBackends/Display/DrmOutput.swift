@@ -197,7 +197,7 @@ package final class DrmOutput: DisplayOutput {
         guard let done = flips.pending else { return }
         flips.current = done
         flips.pending = nil
-        if let screen { screen.cardsShown.current = screen.cardsShown.pending; collectWriteback(screen, at: time) }
+        if let screen { screen.cardsShown.current = screen.cardsShown.pending; screen.atomic?.writeback?.flipped(at: time) }
         onPresented?(time)
         if reprobeAfterFlip {
             reprobeAfterFlip = false
