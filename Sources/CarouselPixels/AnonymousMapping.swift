@@ -22,3 +22,23 @@ package final class AnonymousMapping: @unchecked Sendable {
 
     deinit { munmap(base, byteCount) }
 }
+
+/// A file's bytes mapped private (copy-on-write): the pages are the page cache's, read in as
+/// they are touched, and nothing is copied or cleared. For card cache entries, which the
+/// daemon only ever replaces by renaming a new file over them (the mapped file is never
+/// truncated under the mapping).
+package final class FileMapping: @unchecked Sendable {
+    package let base: UnsafeMutableRawPointer
+    package let byteCount: Int
+
+    /// The first `byteCount` bytes of `fd`; nil when it cannot be mapped.
+    package init?(fd: Int32, byteCount: Int) {
+        guard byteCount > 0,
+              let memory = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0),
+              memory != MAP_FAILED else { return nil }
+        base = memory
+        self.byteCount = byteCount
+    }
+
+    deinit { munmap(base, byteCount) }
+}

@@ -32,6 +32,15 @@ package final class Card: @unchecked Sendable {
         self.width = width; self.height = height; self.padded = padded; self.inner = inner
     }
 
+    /// A card over `padded`, already holding the picture and its border (a cache entry's).
+    package init?(padded: PixelImage) {
+        guard padded.width > 2, padded.height > 2, padded.format == PIXMAN_a8r8g8b8,
+              let inner = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(padded.width - 2), Int32(padded.height - 2),
+                                                   (padded.base + padded.stride + 4).assumingMemoryBound(to: UInt32.self),
+                                                   Int32(padded.stride)) else { return nil }
+        self.width = padded.width - 2; self.height = padded.height - 2; self.padded = padded; self.inner = inner
+    }
+
     /// A card showing `picture` (same size), e.g. a solid test picture.
     package convenience init?(picture: PixelImage, background: RGB) {
         self.init(width: picture.width, height: picture.height, background: background)

@@ -1,3 +1,4 @@
+import CImaging
 import CarouselCore
 import Glibc
 import Synchronization
@@ -5,8 +6,9 @@ import Synchronization
 /// Numbers the temp files, so two workers writing the same entry never share one.
 private let temporaryFileSequence = Atomic<Int>(0)
 
-/// Reading and writing one cache entry. The pixels go straight between the file and the card's
-/// own memory (one `read` into `Card.padded`, one `write` from it): no second copy of a card.
+/// Reading and writing one cache entry. A card read back is the entry's file mapped (its
+/// pixels are the page cache's: nothing cleared, nothing copied, which at 1920x1080 was most of
+/// a page change's CPU on the plane path); a card stored is one `write` from `Card.padded`.
 extension CardCache {
     /// The card of a valid entry, or nil: missing (a plain miss), or corrupt, truncated or
     /// stale (logged and removed, so the caller decodes and stores it again).
@@ -39,33 +41,26 @@ extension CardCache {
             return .failure(Problem(reason: "bad magic, version or header checksum"))
         }
         guard header.key == key else { return .failure(Problem(reason: "made from another version of the file")) }
-        guard let card = Card(width: spec.width, height: spec.height, background: spec.background) else {
-            return .failure(Problem(reason: "no memory for a \(spec.width)x\(spec.height) card"))
+        let size = (width: spec.width + 2, height: spec.height + 2)
+        guard let payload = PixelImage.byteCount(width: size.width, height: size.height, format: PIXMAN_a8r8g8b8) else {
+            return .failure(Problem(reason: "no \(spec.width)x\(spec.height) card"))
         }
-        let payload = card.padded.byteCount
         guard header.payloadBytes == UInt64(payload) else { return .failure(Problem(reason: "wrong pixel count")) }
         guard Int(info.st_size) == CardCacheHeader.byteCount + payload else {
             return .failure(Problem(reason: "\(info.st_size) bytes, expected \(CardCacheHeader.byteCount + payload) (truncated?)"))
         }
-        let pixels = UnsafeMutableRawBufferPointer(start: card.padded.base, count: payload)
-        guard fullRead(fd, into: pixels, at: CardCacheHeader.byteCount) == payload else {
-            return .failure(Problem(reason: "truncated pixels"))
+        guard let mapping = FileMapping(fd: fd, byteCount: CardCacheHeader.byteCount + payload) else {
+            return .failure(Problem(reason: describe(errno: errno)))
         }
-        guard FNV.hash(UnsafeRawBufferPointer(pixels)) == header.payloadChecksum else {
+        let pixels = mapping.base + CardCacheHeader.byteCount
+        guard FNV.hash(UnsafeRawBufferPointer(start: pixels, count: payload)) == header.payloadChecksum else {
             return .failure(Problem(reason: "pixel checksum mismatch"))
         }
-        return .success(card)
-    }
-
-    private func fullRead(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
-        var done = 0
-        while done < buffer.count, let base = buffer.baseAddress {
-            let n = pread(fd, base + done, buffer.count - done, off_t(offset + done))
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            done += n
+        guard let padded = PixelImage(width: size.width, height: size.height, format: PIXMAN_a8r8g8b8, base: pixels, owner: mapping),
+              let card = Card(padded: padded) else {
+            return .failure(Problem(reason: "no \(spec.width)x\(spec.height) card"))
         }
-        return done
+        return .success(card)
     }
 
     /// Writes the entry to a temp file in the same directory and renames it into place. A

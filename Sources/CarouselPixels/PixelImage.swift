@@ -13,7 +13,8 @@ package final class PixelImage: @unchecked Sendable {
     package let base: UnsafeMutableRawPointer
     /// pixman_image_t* over `base`.
     package let pixman: OpaquePointer
-    private let memory: AnonymousMapping
+    /// What owns the memory at `base` (an `AnonymousMapping` or a `FileMapping`).
+    private let memory: AnyObject
 
     /// nil when the size is impossible or memory is exhausted (callers report it, never trap).
     package convenience init?(width: Int, height: Int, format: pixman_format_code_t = PIXMAN_x8r8g8b8) {
@@ -32,6 +33,17 @@ package final class PixelImage: @unchecked Sendable {
         else { return nil }
         self.width = width; self.height = height; self.stride = stride; self.format = format
         self.base = memory.base; self.pixman = image; self.memory = memory
+    }
+
+    /// An image over `base`, memory `owner` keeps (a card cache entry's pixels in its file's
+    /// mapping); the caller checked that `byteCount` bytes fit there.
+    package init?(width: Int, height: Int, format: pixman_format_code_t, base: UnsafeMutableRawPointer, owner: AnyObject) {
+        guard let bytes = Self.byteCount(width: width, height: height, format: format),
+              let image = pixman_image_create_bits(format, Int32(width), Int32(height), base.assumingMemoryBound(to: UInt32.self),
+                                                   Int32(bytes / height))
+        else { return nil }
+        self.width = width; self.height = height; self.stride = bytes / height; self.format = format
+        self.base = base; self.pixman = image; self.memory = owner
     }
 
     /// Bytes of a `width` × `height` image with rows padded to 4 bytes (pixman's requirement);
