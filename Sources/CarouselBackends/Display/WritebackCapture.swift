@@ -13,6 +13,8 @@ import Glibc
 /// once a flip has passed since the last one was written, so frames are skipped while the
 /// display engine writes back. Nothing waits: the job's out-fence is watched on the event loop,
 /// the buffer copied once it signals; its flip time is the flip that followed its commit.
+/// The capture ends with fewer frames when the screen rests (no flip for two seconds): a page
+/// change shows a few dozen frames, and at rest none come.
 package final class WritebackCapture {
     private let connector: WritebackConnector
     private let buffer: DumbBuffer
@@ -27,6 +29,8 @@ package final class WritebackCapture {
     private var flipsSinceWritten = 1
     /// Where the kernel writes the job's out-fence (a stable address for the commit).
     private let fencePointer = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    /// Ends the capture once the screen rests.
+    private var rest: LoopTimer?
     /// Called from the loop once every frame is read back and has its flip time.
     package var onFinished: (() -> Void)?
 
@@ -41,6 +45,9 @@ package final class WritebackCapture {
 
     /// A job not written after this many flips was lost by the driver: the capture ends.
     private static let flipsToGiveUp = 60
+    /// Seconds without a flip after which the screen rests and the capture ends (longer than
+    /// between `ctl writeback` and a `ctl next` run right after it).
+    private static let restAfter = 2.0
 
     /// Joins a writeback connector to `target`'s CRTC (see `WritebackConnector`). Throws saying
     /// why it cannot; `directory` is the caller's then.
@@ -50,6 +57,7 @@ package final class WritebackCapture {
         recording = WritebackRecording(directory: directory)
         remaining = frames
         self.loop = loop
+        rest = loop?.timer("writeback: the screen rests") { [unowned self] _ in rested() }
     }
 
     deinit {
@@ -101,6 +109,7 @@ package final class WritebackCapture {
     /// A flip came: it showed the frame committed with the job, if the job has no flip yet.
     package func flipped(at time: Double) {
         flipsSinceWritten += 1
+        if remaining > 0 { rest?.schedule(at: time + Self.restAfter) }
         recording.flipped(at: time)
         if job?.flipTime == nil {
             job?.flipTime = time
@@ -122,6 +131,14 @@ package final class WritebackCapture {
         Log.debug("writeback: frame \(done.number) written")
         drop()
         flipsSinceWritten = 0
+        if finished { onFinished?() }
+    }
+
+    /// No flip for a while after the frames began: no more will come until the next change.
+    private func rested() {
+        guard remaining > 0, recording.count > 0 || job != nil else { return }
+        Log.info("writeback: the screen rests; ending with \(recording.count + (job == nil ? 0 : 1)) frames")
+        remaining = 0
         if finished { onFinished?() }
     }
 
