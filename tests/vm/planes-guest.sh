@@ -53,8 +53,19 @@ run() {
   pid=$!
   waitfor "first frame on screen" "$log" 60
 }
-# finish: stops the daemon and keeps its log
-finish() { stop; cp "$log" "$out/"; }
+# finish: stops the daemon (killed, and said, if it does not exit within 20 s) and keeps its log
+finish() {
+  kill -TERM "$pid" 2>/dev/null
+  local end=$((SECONDS + 20))
+  while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "FAIL the daemon exits on SIGTERM (${log##*/}: killed after 20 s)"; kill -KILL "$pid"
+  fi
+  wait "$pid" 2>/dev/null
+  cp "$log" "$out/"
+}
+# ctl with a bound: a daemon that stops answering fails the check instead of the boot
+ctl() { timeout 30 "$bin" ctl --socket $control "$@"; }
 # capture NAME N: arms `ctl writeback` for N frames into OUT/planes/wb-NAME/ at rest, pages once
 # with `ctl next`, waits for the capture to end (N frames, or fewer once the strip rests: one
 # frame in two or three is read back) and the strip to rest
@@ -131,7 +142,7 @@ checked "side_scale 0.8: one log line says why frames are composed" \
 finish
 
 # 4. under stress
-stress-ng --cpu 2 --timeout 120 >/dev/null 2>&1 &
+stress-ng --cpu 2 --timeout 600 >/dev/null 2>&1 &
 stress=$!
 run stress conf-planes-still -5 debug   # as the unit runs it (Nice=-5)
 # First a page change read back (the first, as render's references): no blank or torn frame.
