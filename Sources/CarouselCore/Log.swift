@@ -1,6 +1,5 @@
 import Glibc
 import SystemPackage
-import Synchronization
 
 /// journald-friendly logging: one line per event on stderr, with the syslog priority
 /// prefix (`<3>` error, `<4>` warning, `<6>` info, `<7>` debug) that journald reads.
@@ -15,12 +14,14 @@ package enum Log {
     /// Tests capture lines here instead of stderr. Set and read under `lock`: a test swaps it
     /// while a decode thread may be logging a skipped file.
     package static var sink: ((Level, String) -> Void)? {
-        get { var current: ((Level, String) -> Void)? = nil; lock.withLock { _ in current = sinkStorage }; return current }
-        set { lock.withLock { _ in sinkStorage = newValue } }
+        get { var current: ((Level, String) -> Void)? = nil; lock.withLock { current = sinkStorage }; return current }
+        set { lock.withLock { sinkStorage = newValue } }
     }
     nonisolated(unsafe) private static var sinkStorage: ((Level, String) -> Void)? = nil
-    /// Lines from the decode thread and the loop never interleave.
-    private static let lock = Mutex(())
+    /// Lines from the decode thread and the loop never interleave. A pthread mutex, which
+    /// ThreadSanitizer sees (Synchronization's Mutex is built without it, so the sink swapped by a
+    /// test while a decode thread logged was reported as a race).
+    private static let lock = ConditionLock()
 
     package static func error(_ message: @autoclosure () -> String) { write(.error, message()) }
     package static func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
@@ -30,7 +31,7 @@ package enum Log {
 
     private static func write(_ level: Level, _ message: String) {
         guard level <= threshold else { return }
-        lock.withLock { _ in
+        lock.withLock {
             if let sink = sinkStorage { sink(level, message); return }
             // One line per event: embedded newlines would split an event in the journal.
             let line = "<\(level.rawValue)>" + escapingControls(message) + "\n"
