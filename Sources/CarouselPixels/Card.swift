@@ -22,14 +22,11 @@ package final class Card: @unchecked Sendable {
     package var isPreview = false
 
     /// A card whose picture and border are filled with `background`; the caller draws the picture into `inner`.
-    package init?(width: Int, height: Int, background: RGB) {
+    package convenience init?(width: Int, height: Int, background: RGB) {
         guard width > 0, height > 0,
               let padded = PixelImage(width: width + 2, height: height + 2, format: PIXMAN_a8r8g8b8) else { return nil }
         padded.fill(background.value)
-        guard let inner = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height),
-                                                   (padded.base + padded.stride + 4).assumingMemoryBound(to: UInt32.self),
-                                                   Int32(padded.stride)) else { return nil }
-        self.width = width; self.height = height; self.padded = padded; self.inner = inner
+        self.init(padded: padded)
     }
 
     /// A card over `padded`, already holding the picture and its border (a cache entry's).

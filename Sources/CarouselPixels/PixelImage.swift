@@ -24,15 +24,10 @@ package final class PixelImage: @unchecked Sendable {
     }
 
     /// An image over the start of `memory` (reused scratch space); nil when it does not fit.
-    package init?(width: Int, height: Int, format: pixman_format_code_t = PIXMAN_x8r8g8b8, in memory: AnonymousMapping) {
+    package convenience init?(width: Int, height: Int, format: pixman_format_code_t = PIXMAN_x8r8g8b8, in memory: AnonymousMapping) {
         guard let bytes = Self.byteCount(width: width, height: height, format: format), bytes <= memory.byteCount
         else { return nil }
-        let stride = bytes / height
-        guard let image = pixman_image_create_bits(format, Int32(width), Int32(height),
-                                                   memory.base.assumingMemoryBound(to: UInt32.self), Int32(stride))
-        else { return nil }
-        self.width = width; self.height = height; self.stride = stride; self.format = format
-        self.base = memory.base; self.pixman = image; self.memory = memory
+        self.init(width: width, height: height, format: format, base: memory.base, owner: memory)
     }
 
     /// An image over `base`, memory `owner` keeps (a card cache entry's pixels in its file's
