@@ -29,6 +29,11 @@ package struct PlacedCard: Sendable, Equatable {
     package static func == (a: PlacedCard, b: PlacedCard) -> Bool {
         a.item == b.item && a.source == b.source && a.destination == b.destination && a.alpha == b.alpha
     }
+
+    /// True when the plane must scale it (SRC size differs from CRTC size by half a pixel or more).
+    package var isScaled: Bool {
+        abs(source.width - Double(destination.width)) >= 0.5 || abs(source.height - Double(destination.height)) >= 0.5
+    }
 }
 
 /// A frame's cards on overlay planes, bottom to top, or the reason the frame must be composed
@@ -86,9 +91,6 @@ package struct PlaneCard {
     package var card: Card
     package init(placed: PlacedCard, card: Card) { self.placed = placed; self.card = card }
 
-    /// True when the plane must scale it (SRC size differs from CRTC size by half a pixel or more).
-    package var isScaled: Bool {
-        abs(placed.source.width - Double(placed.destination.width)) >= 0.5
-            || abs(placed.source.height - Double(placed.destination.height)) >= 0.5
-    }
+    /// True when the plane must scale it (see `PlacedCard.isScaled`).
+    package var isScaled: Bool { placed.isScaled }
 }

@@ -128,9 +128,7 @@ package final class AtomicCommitter: ModesetCommitter {
         if let buffer { try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID)) }
         try addOverlays(request.pointer, cards, target: target)
         let uses = cards.map { card in
-            PlaneUse(framebuffer: card.buffer.framebufferID, alpha: card.placed.alpha,
-                     scaled: Double(card.placed.destination.width) != card.placed.source.width
-                         || Double(card.placed.destination.height) != card.placed.source.height)
+            PlaneUse(framebuffer: card.buffer.framebufferID, alpha: card.placed.alpha, scaled: card.placed.isScaled)
         }
         if uses != acceptedCards {
             acceptedCards = nil
