@@ -40,10 +40,8 @@ package final class CardFramebuffers {
             buffer = try DumbBuffer(card: card, width: source.width, height: source.height)
         }
         // Card rows are a8r8g8b8 with alpha 255; the plane reads them as XRGB8888.
-        let rowBytes = source.width * 4
-        for row in 0..<source.height {
-            memcpy(buffer.pixels + row * buffer.stride, source.pictureBase + row * source.stride, rowBytes)
-        }
+        RowCopy.copy(from: source.pictureBase, stride: source.stride, at: 0, 0, to: buffer.pixels, stride: buffer.stride, at: 0, 0,
+                     width: source.width, height: source.height)
         entries[key] = Entry(source: source, buffer: buffer, lastCommit: commits)
         return buffer
     }

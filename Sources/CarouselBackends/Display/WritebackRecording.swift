@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselPixels
 import Glibc
 
 /// The frames `ctl writeback` read back, kept in memory until the capture ends, then written
@@ -21,7 +22,8 @@ struct WritebackRecording {
         let rowBytes = buffer.width * 4
         var rows = [UInt8](repeating: 0, count: rowBytes * buffer.height)
         rows.withUnsafeMutableBytes { out in
-            for row in 0..<buffer.height { memcpy(out.baseAddress! + row * rowBytes, buffer.pixels + row * buffer.stride, rowBytes) }
+            RowCopy.copy(from: buffer.pixels, stride: buffer.stride, at: 0, 0, to: out.baseAddress!, stride: rowBytes, at: 0, 0,
+                         width: buffer.width, height: buffer.height)
         }
         frames.append(("frame-\(padded)-\(buffer.width)x\(buffer.height).xrgb", rows, time))
     }
