@@ -29,10 +29,11 @@ package final class EventLoop {
     package private(set) var wakeups = 0
     /// Asked at each wakeup: is something animating? (The daemon: a strip moves.)
     package var isAnimating: () -> Bool = { false }
-    private var stalls = StallMeter()
+    private let stalls: StallMeter
 
     package init(time: TimeSource = SystemTime.shared) throws {
         self.time = time
+        stalls = StallMeter(time: time)
         epoll = try OwnedDescriptor("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         alarm = try OwnedDescriptor("timerfd_create") {
             timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
@@ -112,7 +113,7 @@ package final class EventLoop {
         armAlarm()
         let count = try syscall("epoll_wait") { epoll_wait(epoll.rawValue, &events, Int32(events.count), timeout) }
         wakeups += 1
-        let woke = MonotonicClock.now()
+        let woke = time.now()
         stalls.woke(at: woke)
         for event in events.prefix(Int(count)) where !stopped {
             if event.data.fd == alarm.rawValue { acknowledgeAlarm(); continue }

@@ -3,6 +3,8 @@
 /// the log when it is a visible hitch. A class: a handler run by `timed` may itself ask for
 /// the longest gap (SIGUSR1).
 package final class StallMeter {
+    /// The loop's clock (a test's, which a slow handler advances instead of sleeping).
+    private let time: TimeSource
     /// The longest time between two wakeups while animating, since the last `takeLongestGap`.
     package private(set) var longestGap = 0.0
     private var lastAnimatingWake: Double?
@@ -15,6 +17,8 @@ package final class StallMeter {
     private var mark: Double?
     /// How many `timed` calls are running (a timer fired inside posted work is timed on its own).
     private var depth = 0
+
+    package init(time: TimeSource) { self.time = time }
 
     package func takeLongestGap() -> Double {
         defer { longestGap = 0 }
@@ -39,18 +43,18 @@ package final class StallMeter {
 
     /// Runs `work`, remembering it if it is the slowest of this turn.
     package func timed(_ name: String, _ work: () -> Void) {
-        let start = depth == 0 ? mark ?? MonotonicClock.now() : MonotonicClock.now()
+        let start = depth == 0 ? mark ?? time.now() : time.now()
         depth += 1
         work()
         depth -= 1
-        let end = MonotonicClock.now()
+        let end = time.now()
         if depth == 0, mark != nil { mark = end }
         if end - start > (slowest?.seconds ?? 0) { slowest = (name, end - start) }
     }
 
     package func turnEnded(at woke: Double, animating: Bool) {
         lastAnimatingWake = animating ? woke : nil
-        lastTurnBusy = (mark ?? MonotonicClock.now()) - woke
+        lastTurnBusy = (mark ?? time.now()) - woke
         mark = nil
     }
 }

@@ -40,12 +40,13 @@ final class EventLoopTests: XCTestCase {
         var logged: [String] = []
         Log.sink = { _, line in logged.append(line) }
         defer { Log.sink = nil }
-        let loop = try EventLoop()
+        let clock = ManualTime(0)
+        let loop = try EventLoop(time: clock)
         loop.isAnimating = { true }
         let fast = try makeEventFD(), slow = try makeEventFD()
         defer { close(fast); close(slow) }
         let quick = try loop.watch(fast, name: "quick one") { self.drain(fast) }
-        let decoder = try loop.watch(slow, name: "slow decoder") { self.drain(slow); usleep(150_000) }
+        let decoder = try loop.watch(slow, name: "slow decoder") { self.drain(slow); clock.advance(by: 0.15) }
         defer { _ = (quick, decoder) }
         signal(fast); signal(slow)
         try loop.runOnce(timeoutMilliseconds: 1000)
