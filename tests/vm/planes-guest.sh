@@ -26,6 +26,8 @@ mkdir -p "$out"; rm -rf "${out:?}"/*
 hz=$(getconf CLK_TCK)
 
 state() { cat "$card/state"; }
+# section NAME: says when a section starts (seconds into this script), for the boot's time budget
+section() { echo "  planes guest: $1 at $SECONDS s"; }
 # lit_overlays: planes the kernel's atomic state shows on a CRTC, less the primary (vkms makes
 # it first, plane-0; the dump does not print plane types)
 lit_overlays() { state | awk '/^plane\[/ { p++; in_plane = 1; next } /^[a-z]+\[/ { in_plane = 0 }
@@ -59,7 +61,8 @@ finish() {
   local end=$((SECONDS + 20))
   while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.1; done
   if kill -0 "$pid" 2>/dev/null; then
-    echo "FAIL the daemon exits on SIGTERM (${log##*/}: killed after 20 s)"; kill -KILL "$pid"
+    echo "FAIL the daemon exits on SIGTERM (${log##*/}: killed after 20 s; in the kernel at $(cat /proc/$pid/wchan))"
+    sed 's/^/    /' /proc/$pid/stack; tail -5 "$log" | sed 's/^/    log: /'; kill -KILL "$pid"
   fi
   wait "$pid" 2>/dev/null
   cp "$log" "$out/"
@@ -70,7 +73,8 @@ ctl() { timeout 30 "$bin" ctl --socket $control "$@"; }
 # with `ctl next`, waits for the capture to end (N frames, or fewer once the strip rests: one
 # frame in two or three is read back) and the strip to rest
 capture() { mkdir -p "$out/wb-$1"; ctl writeback "$out/wb-$1" "$2" >/dev/null && ctl next >/dev/null \
-  && { waitfor "writeback finished" "$log" 90 || { grep -i "writeback\|plane" "$log" | tail -5 | sed 's/^/    /'; false; }; } && rests 1; }
+  && { waitfor "writeback finished" "$log" 90 || { grep -i "writeback\|plane" "$log" | tail -5 | sed 's/^/    /'
+                                                   dmesg | tail -5 | sed 's/^/    dmesg: /'; false; }; } && rests 1; }
 # loop_cpu: CPU seconds over the second loop of 5 page changes (from the 5th rest after the
 # first picture to the 10th)
 loop_cpu() { rests 5 && local a=$(cpu_ticks $pid) && rests 10 && cpu_between "$a" "$(cpu_ticks $pid)"; }
@@ -94,6 +98,7 @@ fbi_cpu() {
 # 0. bochs, which has no overlay planes: the daemon composes; beside it fbi, both at bochs's
 #    own mode (when the boot has bochs: this runs in the bochs-drm boot)
 if [ -d /sys/bus/pci/drivers/bochs-drm ] && ls /sys/bus/pci/drivers/bochs-drm/ | grep -q '^0000:'; then
+  section "0. bochs composed and fbi"
   run cpu-bochs conf-cpu-bochs
   echo "bochs-composed $(loop_cpu)" >> "$out/cpu.txt"
   check "bochs has no overlay planes: frames composed" sh -c "! grep -q 'cards on overlay planes' $log"
@@ -114,6 +119,7 @@ card=; for c in /sys/kernel/debug/dri/*/name; do grep -q vkms "$c" && card=$(dir
 check "vkms is loaded with overlay planes (its debugfs: ${card:-none})" test -n "$card" -a "$(cat /sys/module/vkms/parameters/enable_overlay 2>/dev/null)" = Y
 
 # 1. planes, read back
+section "1. planes read back"
 run planes conf-planes-still 0 debug
 capture planes 10
 check "the log says the cards are on overlay planes" grep -q "cards on overlay planes" "$log"
@@ -125,6 +131,7 @@ n=$(lit_overlays)
 check "no overlay plane is left over the console after exit ($n lit)" test "$n" -eq 0
 
 # 2. CPU per page change, planes and composed
+section "2. CPU, planes and composed"
 run cpu-planes conf-cpu-planes
 check "the plane path is in use while paging by itself" waitfor "cards on overlay planes" "$log" 30
 echo "planes $(loop_cpu)" >> "$out/cpu.txt"
@@ -135,6 +142,7 @@ check "planes = \"off\" never uses the plane path" sh -c "! grep -q 'cards on ov
 finish
 
 # 3. scaled side cards
+section "3. side_scale 0.8"
 run scaled conf-planes-scaled-still
 check "side_scale 0.8: composed frames of a page change read back" capture scaled 10
 checked "side_scale 0.8: one log line says why frames are composed" \
@@ -142,6 +150,7 @@ checked "side_scale 0.8: one log line says why frames are composed" \
 finish
 
 # 4. under stress
+section "4. under stress-ng"
 stress-ng --cpu 2 --timeout 600 >/dev/null 2>&1 &
 stress=$!
 run stress conf-planes-still -5 debug   # as the unit runs it (Nice=-5)
@@ -157,5 +166,7 @@ finish
 kill $stress 2>/dev/null; wait $stress 2>/dev/null
 
 # 5. fbi, cutting through the same pictures on vkms's fbdev, found by its name
+section "5. fbi on vkms"
 fbi_cpu fbi "$(for f in /sys/class/graphics/fb*; do grep -qi vkms "$f/name" 2>/dev/null && echo "/dev/${f##*/}"; done)"
 cat "$out/cpu.txt"
+section "end"

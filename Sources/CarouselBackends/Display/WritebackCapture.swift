@@ -14,7 +14,8 @@ import Glibc
 /// display engine writes back. Nothing waits: the job's out-fence is watched on the event loop,
 /// the buffer copied once it signals; its flip time is the flip that followed its commit.
 /// The capture ends with fewer frames when the screen rests (no flip for two seconds): a page
-/// change shows a few dozen frames, and at rest none come.
+/// change shows a few dozen frames, and at rest none come. It ends too when a job is not
+/// written within seconds (the driver lost it), whether or not flips still come.
 package final class WritebackCapture {
     private let connector: WritebackConnector
     private let buffer: DumbBuffer
@@ -29,8 +30,9 @@ package final class WritebackCapture {
     private var flipsSinceWritten = 1
     /// Where the kernel writes the job's out-fence (a stable address for the commit).
     private let fencePointer = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-    /// Ends the capture once the screen rests.
+    /// Ends the capture once the screen rests, or once the job in flight is overdue.
     private var rest: LoopTimer?
+    private var overdue: LoopTimer?
     /// Called from the loop once every frame is read back and has its flip time.
     package var onFinished: (() -> Void)?
 
@@ -40,11 +42,11 @@ package final class WritebackCapture {
         /// Dropped before the fence is closed.
         var watch: Watch?
         var flipTime: Double?
-        var flipsSince = 0
     }
 
-    /// A job not written after this many flips was lost by the driver: the capture ends.
-    private static let flipsToGiveUp = 60
+    /// Seconds after its commit by which a job not written was lost by the driver (vkms writes
+    /// one back within a few refreshes, even under emulation): the capture ends.
+    private static let lostAfter = 5.0
     /// Seconds without a flip after which the screen rests and the capture ends (longer than
     /// between `ctl writeback` and a `ctl next` run right after it).
     private static let restAfter = 2.0
@@ -58,6 +60,7 @@ package final class WritebackCapture {
         remaining = frames
         self.loop = loop
         rest = loop?.timer("writeback: the screen rests") { [unowned self] _ in rested() }
+        overdue = loop?.timer("writeback: a job overdue") { [unowned self] _ in lost() }
     }
 
     deinit {
@@ -98,6 +101,7 @@ package final class WritebackCapture {
         do {
             let watch = try loop.watch(fence, name: "writeback fence") { [unowned self] in written() }
             job = Job(number: number, fence: fence, watch: watch)
+            overdue?.schedule(at: loop.time.now() + Self.lostAfter)
             remaining -= 1
             Log.debug("writeback: frame \(number) committed")
         } catch {
@@ -111,16 +115,7 @@ package final class WritebackCapture {
         flipsSinceWritten += 1
         if remaining > 0 { rest?.schedule(at: time + Self.restAfter) }
         recording.flipped(at: time)
-        if job?.flipTime == nil {
-            job?.flipTime = time
-        } else if let lost = job {
-            job?.flipsSince += 1
-            if lost.flipsSince + 1 >= Self.flipsToGiveUp {
-                Log.warning("writeback: the driver never wrote frame \(lost.number) back; ending with \(recording.count) frames")
-                drop()
-                remaining = 0
-            }
-        }
+        if job?.flipTime == nil { job?.flipTime = time }
         if finished { onFinished?() }
     }
 
@@ -130,6 +125,7 @@ package final class WritebackCapture {
         recording.add(buffer, number: done.number, time: done.flipTime)
         Log.debug("writeback: frame \(done.number) written")
         drop()
+        overdue?.schedule(at: nil)
         flipsSinceWritten = 0
         if finished { onFinished?() }
     }
@@ -138,6 +134,15 @@ package final class WritebackCapture {
     private func rested() {
         guard remaining > 0, recording.count > 0 || job != nil else { return }
         Log.info("writeback: the screen rests; ending with \(recording.count + (job == nil ? 0 : 1)) frames")
+        remaining = 0
+        if finished { onFinished?() }
+    }
+
+    /// The job in flight was never written: the driver lost it, and would lose the next.
+    private func lost() {
+        guard let job else { return }
+        Log.warning("writeback: the driver did not write frame \(job.number) back within \(Int(Self.lostAfter)) s; ending with \(recording.count) frames")
+        drop()
         remaining = 0
         if finished { onFinished?() }
     }
