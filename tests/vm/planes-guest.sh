@@ -25,7 +25,8 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"; rm -rf "${out:?}"/*
 hz=$(getconf CLK_TCK)
 
-state() { cat "$card/state"; }
+# state: the kernel's atomic state (bounded: it waits for the modeset locks a stuck commit holds)
+state() { timeout 10 cat "$card/state" || echo "  (the atomic state could not be read in 10 s)" >&2; }
 # section NAME: says when a section starts (seconds into this script), for the boot's time budget
 section() { echo "  planes guest: $1 at $SECONDS s"; }
 # lit_overlays: planes the kernel's atomic state shows on a CRTC, less the primary (vkms makes
@@ -63,8 +64,10 @@ finish() {
   if kill -0 "$pid" 2>/dev/null; then
     echo "FAIL the daemon exits on SIGTERM (${log##*/}: killed after 20 s; in the kernel at $(cat /proc/$pid/wchan))"
     sed 's/^/    /' /proc/$pid/stack; tail -5 "$log" | sed 's/^/    log: /'; kill -KILL "$pid"
+    end=$((SECONDS + 10)); while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && { echo "FAIL the daemon is stuck in the kernel"; dmesg | tail -20 | sed 's/^/    dmesg: /'; }
   fi
-  wait "$pid" 2>/dev/null
+  kill -0 "$pid" 2>/dev/null || wait "$pid" 2>/dev/null
   cp "$log" "$out/"
 }
 # ctl with a bound: a daemon that stops answering fails the check instead of the boot
