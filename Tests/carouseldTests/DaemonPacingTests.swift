@@ -275,6 +275,28 @@ final class DaemonPacingTests: XCTestCase {
         XCTAssertEqual(output.presents, 0)
     }
 
+    /// A box whose screen is not lit (HDMI unplugged at boot): auto-advance's move once never
+    /// ended, as no flip stepped it. The loop's stall meter said "loop stalled" every second,
+    /// and a config reload, which waits for the strip to rest, waited for a screen.
+    func testWithNoScreenAMoveRunsItsCourseUnseenAndIsNoStall() throws {
+        let (daemon, output, loop, time) = try makeManualDaemon()
+        output.size = nil
+        daemon.modifyEngine { $0.resize(Size(width: 1920, height: 1080)) }   // the config's `mode`
+        daemon.start()
+        daemon.updateEngine(cause: .ctl) { $0.page(by: 1, now: time.now()) }
+        XCTAssertTrue(daemon.engine.isMoving)
+        XCTAssertFalse(daemon.isAnimatingOnScreen)
+        try loop.runOnce(timeoutMilliseconds: 0)   // the tick the page change posted
+        let end = time.now() + 3
+        while daemon.engine.isMoving, time.now() < end, let due = loop.nextDeadline {
+            time.advance(by: max(0, due - time.now()))
+            try loop.runOnce(timeoutMilliseconds: 0)
+        }
+        XCTAssertFalse(daemon.engine.isMoving, "the move ran its course")
+        XCTAssertEqual(daemon.engine.layout().selectedIndex, 1)
+        XCTAssertEqual(output.presents, 0)
+    }
+
     func testWhileAFingerIsDownOnlyTouchFramesMoveTheClock() throws {
         let (daemon, output, _, loop) = try makeDaemon()
         daemon.start()

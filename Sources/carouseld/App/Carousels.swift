@@ -25,6 +25,7 @@ final class Carousels {
 
     var lead: Daemon { groups[0].daemon }
     var isMoving: Bool { groups.contains { $0.daemon.engine.isMoving } }
+    var isAnimatingOnScreen: Bool { groups.contains { $0.daemon.isAnimatingOnScreen } }
     var framesPresented: Int { groups.reduce(0) { $0 + $1.daemon.framesPresented } }
 
     /// Starts following the wall clock, once, at start.

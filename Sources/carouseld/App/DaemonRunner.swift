@@ -117,7 +117,7 @@ final class DaemonRunner: ScreenGroupDelegate {
     }
 
     private func wire() throws {
-        loop.isAnimating = { [unowned self] in carousels.isMoving }
+        loop.isAnimating = { [unowned self] in carousels.isAnimatingOnScreen }
         for group in carousels.groups { group.delegate = self }
         backend.onEnd = { [unowned self] end in
             switch end {

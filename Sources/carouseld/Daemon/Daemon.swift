@@ -106,6 +106,14 @@ final class Daemon {
     /// The screen that paces the frames: the first one lit.
     private var leader: ScreenView? { views.first { $0.output.size != nil } }
 
+    /// The strip moves on a lit screen, so frames come one a refresh: what the loop's stall
+    /// meter watches. A move with no screen lit steps a few times a second, and is no stall.
+    var isAnimatingOnScreen: Bool { engine.isMoving && leader != nil }
+
+    /// How often a move steps while no screen is lit: it still runs its course, so the strip
+    /// comes to rest (a reload waits for that) with nothing to show it on.
+    private static let darkStep = 0.25
+
     /// Draws the first frame (if a screen is there) and arms the first deadline.
     func start() { tick(now: loop.time.now()) }
 
@@ -256,6 +264,8 @@ final class Daemon {
             let refresh = leader.output.refreshInterval
             next = leader.output.canPresent ? loop.time.now() + refresh
                 : views.count > 1 ? loop.time.now() + 4 * refresh : nil
+        } else if engine.isMoving {
+            next = loop.time.now() + Self.darkStep
         } else {
             next = engine.nextDeadline
         }
