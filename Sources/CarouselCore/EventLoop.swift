@@ -106,14 +106,16 @@ package final class EventLoop {
     /// of ready descriptors.
     @discardableResult
     package func runOnce(timeoutMilliseconds: Int32) throws -> Int {
-        runPostedAndDue()
+        // One clock read for the timers, the check and the alarm: what posted work runs after
+        // the timers is short, so a timer it schedules is at most that much late.
+        let now = runPostedAndDue()
         if stopped { return 0 }
         var events = [epoll_event](repeating: epoll_event(), count: 16)
-        let timeout = posted.isEmpty && !hasDueTimer() ? timeoutMilliseconds : 0
-        armAlarm()
+        let timeout = posted.isEmpty && !hasDueTimer(at: now) ? timeoutMilliseconds : 0
+        armAlarm(now: now)
         let count = try syscall("epoll_wait") { epoll_wait(epoll.rawValue, &events, Int32(events.count), timeout) }
         wakeups += 1
-        let woke = time.now()
+        let woke = time.coarseNow()
         stalls.woke(at: woke)
         for event in events.prefix(Int(count)) where !stopped {
             if event.data.fd == alarm.rawValue { acknowledgeAlarm(); continue }
@@ -122,7 +124,7 @@ package final class EventLoop {
             stalls.timed(watch.name, watch.run)
         }
         // After stop() nothing more runs: no frame may follow the screen being given back.
-        if !stopped { stalls.timed("timers and posted work (frames, reload)", runPostedAndDue) }
+        if !stopped { stalls.timed("timers and posted work (frames, reload)") { _ = runPostedAndDue() } }
         stalls.turnEnded(at: woke, animating: isAnimating())
         return Int(count)
     }
@@ -130,10 +132,13 @@ package final class EventLoop {
     /// Posted work, due timers, and what they posted. A timer that schedules itself (or
     /// another) at a time already past runs on the next turn, which then does not sleep: it
     /// cannot hold the loop in this one.
-    private func runPostedAndDue() {
+    /// Returns the time the timers were due by.
+    private func runPostedAndDue() -> Double {
         runPosted()
-        runDueTimers()
+        let now = time.now()
+        runDueTimers(now: now)
         runPosted()
+        return now
     }
 
     private func runPosted() {
@@ -147,8 +152,7 @@ package final class EventLoop {
     /// Timers whose deadline has passed, earliest first, each at most once per call (one that
     /// schedules itself again in the past waits for the next turn). A timer's action may drop
     /// another timer: the list is looked at anew for each one.
-    private func runDueTimers() {
-        let now = time.now()
+    private func runDueTimers(now: Double) {
         var fired: [ObjectIdentifier] = []
         while !stopped {
             var earliest: (id: ObjectIdentifier, timer: LoopTimer, deadline: Double)?
@@ -164,8 +168,7 @@ package final class EventLoop {
         }
     }
 
-    private func hasDueTimer() -> Bool {
-        let now = time.now()
+    private func hasDueTimer(at now: Double) -> Bool {
         for entry in timers {
             if let deadline = entry.timer.takeUnretainedValue().deadline, deadline <= now { return true }
         }
@@ -183,14 +186,14 @@ package final class EventLoop {
 
     /// Arms the timerfd for the earliest deadline, relative to the loop's clock (which may be
     /// a test's): the alarm only wakes epoll, the timers are due by `time`.
-    private func armAlarm() {
+    private func armAlarm(now: Double) {
         let next = nextDeadline
         guard next != alarmDeadline else { return }
         alarmDeadline = next
         var spec = itimerspec()
         if let next {
             // it_value 0 would disarm: a deadline due now fires after a nanosecond instead.
-            let wait = max(next - time.now(), 1e-9)
+            let wait = max(next - now, 1e-9)
             spec.it_value.tv_sec = Int(wait.rounded(.down))
             spec.it_value.tv_nsec = max(1, Int((wait - wait.rounded(.down)) * 1e9))
         }

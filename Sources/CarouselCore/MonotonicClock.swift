@@ -8,4 +8,13 @@ package enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
+
+    /// CLOCK_MONOTONIC_COARSE: the time of the last tick, which the vDSO reads from memory.
+    /// CLOCK_MONOTONIC is a system call, and an HPET read, where the clock source has no vDSO
+    /// (an HPET machine, a VM under emulation), and the loop reads the time several times a frame.
+    package static func coarseNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
 }

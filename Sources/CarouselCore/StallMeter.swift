@@ -3,7 +3,8 @@
 /// the log when it is a visible hitch. A class: a handler run by `timed` may itself ask for
 /// the longest gap (SIGUSR1).
 package final class StallMeter {
-    /// The loop's clock (a test's, which a slow handler advances instead of sleeping).
+    /// The loop's clock (a test's, which a slow handler advances instead of sleeping), read
+    /// coarse: a stall is a tenth of a second, a tick a few milliseconds.
     private let time: TimeSource
     /// The longest time between two wakeups while animating, since the last `takeLongestGap`.
     package private(set) var longestGap = 0.0
@@ -12,8 +13,7 @@ package final class StallMeter {
     private var lastTurnBusy = 0.0
     private var slowest: (name: String, seconds: Double)?
     /// During a turn, when the last handler run at the top level ended (the turn's wakeup
-    /// before the first): the next one starts then. Each clock read is a system call where the
-    /// clock source has no vDSO (HPET), and a turn runs a handler or two per frame.
+    /// before the first): the next one starts then, with no clock read of its own.
     private var mark: Double?
     /// How many `timed` calls are running (a timer fired inside posted work is timed on its own).
     private var depth = 0
@@ -43,18 +43,18 @@ package final class StallMeter {
 
     /// Runs `work`, remembering it if it is the slowest of this turn.
     package func timed(_ name: String, _ work: () -> Void) {
-        let start = depth == 0 ? mark ?? time.now() : time.now()
+        let start = depth == 0 ? mark ?? time.coarseNow() : time.coarseNow()
         depth += 1
         work()
         depth -= 1
-        let end = time.now()
+        let end = time.coarseNow()
         if depth == 0, mark != nil { mark = end }
         if end - start > (slowest?.seconds ?? 0) { slowest = (name, end - start) }
     }
 
     package func turnEnded(at woke: Double, animating: Bool) {
         lastAnimatingWake = animating ? woke : nil
-        lastTurnBusy = (mark ?? time.now()) - woke
+        lastTurnBusy = (mark ?? time.coarseNow()) - woke
         mark = nil
     }
 }

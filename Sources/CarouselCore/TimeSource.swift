@@ -2,12 +2,20 @@
 /// daemon, a clock the test moves by hand in tests (so no test sleeps to let time pass).
 package protocol TimeSource: AnyObject {
     func now() -> Double
+    /// The same clock to within a kernel tick (a few milliseconds), read without asking the
+    /// hardware: enough to measure stalls of a tenth of a second.
+    func coarseNow() -> Double
+}
+
+extension TimeSource {
+    package func coarseNow() -> Double { now() }
 }
 
 /// CLOCK_MONOTONIC: the clock of timerfd, DRM flip times and libinput events.
 package final class SystemTime: TimeSource, Sendable {
     package static let shared = SystemTime()
     package func now() -> Double { MonotonicClock.now() }
+    package func coarseNow() -> Double { MonotonicClock.coarseNow() }
 }
 
 /// A clock that stands still until the test moves it.

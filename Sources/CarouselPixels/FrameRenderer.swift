@@ -22,6 +22,17 @@ package enum PlaneFrame {
     case compose(reason: String)
 }
 
+extension FrameLayout {
+    /// What the primary plane shows under cards on overlay planes: the background and the
+    /// dots, which change with the page, not with motion (a page change redraws it once).
+    package var background: FrameLayout {
+        var bare = self
+        bare.cards = []
+        bare.isMoving = false
+        return bare
+    }
+}
+
 extension FrameRenderer {
     package var needsRefinement: Bool { false }
     package func planeFrame(_ layout: FrameLayout, planes: PlaneCapabilities) -> PlaneFrame {
@@ -71,9 +82,7 @@ package final class CompositorRenderer: FrameRenderer {
     }
 
     package func drawBackground(_ layout: FrameLayout, into target: PixelBuffer) {
-        var bare = view.apply(layout)
-        bare.cards = []
-        compositor.compose(bare, into: target)
+        compositor.compose(view.apply(layout).background, into: target)
     }
 
     package var needsRefinement: Bool { compositor.needsRefinement }

@@ -54,6 +54,22 @@ final class PlaneFrameTests: XCTestCase {
         XCTAssertEqual(target.pixel(x: 50, y: 30) & 0xFF_FFFF, 0x20_2020, "the background is drawn")
     }
 
+    /// Under cards on overlays, the primary plane is redrawn when its background changes: with
+    /// the page, not each time the strip starts or stops moving (two full-screen fills a change).
+    func testThePrimaryPlanesBackgroundChangesWithThePageNotWithMotion() {
+        let card = CardLayout(index: 0, x: 10, y: 5, width: 60, height: 40, scale: 1, opacity: 1)
+        func layout(page: Int, moving: Bool, cardX: Double) -> FrameLayout {
+            var c = card
+            c.x = cardX
+            return FrameLayout(viewport: Size(width: 100, height: 60), cards: [c], selectedIndex: page, itemCount: 3,
+                               pageCount: 3, selectedPage: page, isMoving: moving)
+        }
+        let resting = layout(page: 0, moving: false, cardX: 10)
+        XCTAssertEqual(resting.background, layout(page: 0, moving: true, cardX: 40).background)
+        XCTAssertNotEqual(resting.background, layout(page: 1, moving: true, cardX: 40).background)
+        XCTAssertTrue(resting.background.cards.isEmpty)
+    }
+
     func testEachWayFramesGoIsSaidOnceWhateverItsDetails() {
         var log = PlanePathLog()
         XCTAssertTrue(log.firstTime("planes"))

@@ -29,8 +29,7 @@ extension Daemon {
             return false
         case .planes(let cards):
             // The background and dots change only with the page: most frames move planes alone.
-            var bare = layout
-            bare.cards = []
+            let bare = layout.background
             let drawBackground = bare == view.background ? nil : { (target: PixelBuffer) in view.renderer.drawBackground(layout, into: target) }
             if let refused = try view.output.present(cards: cards, drawBackground: drawBackground) {
                 if view.planeLog.firstTime(refused) { Log.info("\(name): composing frames on the CPU: \(refused)") }
