@@ -11,7 +11,7 @@
 #      read back, the kernel's atomic state has the cards on overlay planes at rest and none
 #      after exit;
 #   2. the daemon's CPU time over one loop of 5 page changes (its second), interval 2, at
-#      1920x1080, on planes and composed (planes = "off");
+#      1920x1080, on planes and composed (planes = "off"), twice each, in turn;
 #   3. side_scale 0.8: one log line says why frames are composed; composed frames read back;
 #   4. planes beside `stress-ng --cpu 2`: frames of a page change read back, then the flip times
 #      of the next (OUT/planes/stress-gaps.txt);
@@ -133,16 +133,20 @@ state > "$out/state-after-exit.txt"
 n=$(lit_overlays)
 check "no overlay plane is left over the console after exit ($n lit)" test "$n" -eq 0
 
-# 2. CPU per page change, planes and composed
+# 2. CPU per page change, planes and composed, twice in turn: one run's figure can be half as
+#    high again as another's of the same binary in the same boot (the emulated CPUs share the
+#    host's), so the host compares each path's lower figure
 section "2. CPU, planes and composed"
-run cpu-planes conf-cpu-planes
-check "the plane path is in use while paging by itself" waitfor "cards on overlay planes" "$log" 30
-echo "planes $(loop_cpu)" >> "$out/cpu.txt"
-finish
-run cpu-composed conf-cpu-composed
-echo "composed $(loop_cpu)" >> "$out/cpu.txt"
-check "planes = \"off\" never uses the plane path" sh -c "! grep -q 'cards on overlay planes' $log"
-finish
+for round in 1 2; do
+  run cpu-planes conf-cpu-planes
+  [ $round = 2 ] || check "the plane path is in use while paging by itself" waitfor "cards on overlay planes" "$log" 30
+  echo "planes $(loop_cpu)" >> "$out/cpu.txt"
+  finish
+  run cpu-composed conf-cpu-composed
+  echo "composed $(loop_cpu)" >> "$out/cpu.txt"
+  [ $round = 2 ] || check "planes = \"off\" never uses the plane path" sh -c "! grep -q 'cards on overlay planes' $log"
+  finish
+done
 
 # 3. scaled side cards
 section "3. side_scale 0.8"
