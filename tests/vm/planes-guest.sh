@@ -13,8 +13,8 @@
 #   2. the daemon's CPU time over one loop of 5 page changes (its second), interval 2, at
 #      1920x1080, on planes and composed (planes = "off"), twice each, in turn;
 #   3. side_scale 0.8: one log line says why frames are composed; composed frames read back;
-#   4. planes beside `stress-ng --cpu 2`: frames of a page change read back, then the flip times
-#      of the next (OUT/planes/stress-gaps.txt);
+#   4. planes beside `stress-ng --cpu 2`: frames of a page change read back, then the gaps
+#      between the flips of the next, each with the daemon's part (OUT/planes/stress-gaps.txt);
 #   5. fbi cutting through the same pictures on vkms's fbdev: its CPU time over 5 pages.
 # CPU figures (all, user, kernel seconds) go to OUT/planes/cpu.txt. Waits are on the daemon's own log lines.
 # usage (in the guest): tests/vm/planes-guest.sh BINARY OUT
@@ -168,7 +168,10 @@ run stress conf-planes-still -5 debug   # as the unit runs it (Nice=-5)
 check "under stress: frames of a page change read back" capture stress 10
 from=$(wc -l < "$log")
 ctl next >/dev/null; rests 2
-tail -n +"$from" "$log" | awk '/visible at/ { t = $NF; if (p) print t - p; p = t }' > "$out/stress-gaps.txt"
+# Each gap between two flips, and the daemon's part of it: from the first flip to the commit of
+# the frame the second shows (debug "frame committed at T"); the rest is the driver's.
+tail -n +"$from" "$log" | awk '/committed at/ { c = $NF } /visible at/ { t = $NF; if (p && c) print t - p, c - p; p = t; c = 0 }' \
+  > "$out/stress-gaps.txt"
 finish
 kill $stress 2>/dev/null; wait $stress 2>/dev/null
 

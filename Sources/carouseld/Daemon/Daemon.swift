@@ -247,6 +247,9 @@ final class Daemon {
             }
             view.lastDrawn = layout
             view.redraw = false
+            // With "frame N visible at", how long the daemon took from a flip to the next commit
+            // (the rest, to the flip after, is the driver's).
+            Log.debug("frame committed at \(loop.time.now())")
         } catch {
             Log.error("presenting a frame on \(view.output.summary): \(error)")
         }
