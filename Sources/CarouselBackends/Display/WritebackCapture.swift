@@ -125,7 +125,6 @@ package final class WritebackCapture {
         recording.add(buffer, number: done.number, time: done.flipTime)
         Log.debug("writeback: frame \(done.number) written")
         drop()
-        overdue?.schedule(at: nil)
         flipsSinceWritten = 0
         if finished { onFinished?() }
     }
@@ -151,5 +150,6 @@ package final class WritebackCapture {
         guard let fence = job?.fence else { return }
         job = nil   // the watch goes before its fence
         close(fence)
+        overdue?.schedule(at: nil)
     }
 }
