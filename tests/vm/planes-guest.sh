@@ -57,15 +57,14 @@ run() {
   waitfor "first frame on screen" "$log" 60
 }
 # finish: stops the daemon (killed, and said, if it does not exit within 20 s) and keeps its log
+# exits_within SECONDS: true once the daemon has exited, false if it is still there after SECONDS
+exits_within() { local end=$((SECONDS + $1)); while kill -0 "$pid" 2>/dev/null; do [ $SECONDS -lt $end ] || return 1; sleep 0.1; done; }
 finish() {
   kill -TERM "$pid" 2>/dev/null
-  local end=$((SECONDS + 20))
-  while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.1; done
-  if kill -0 "$pid" 2>/dev/null; then
+  if ! exits_within 20; then
     echo "FAIL the daemon exits on SIGTERM (${log##*/}: killed after 20 s; in the kernel at $(cat /proc/$pid/wchan))"
     sed 's/^/    /' /proc/$pid/stack; tail -5 "$log" | sed 's/^/    log: /'; kill -KILL "$pid"
-    end=$((SECONDS + 10)); while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && { echo "FAIL the daemon is stuck in the kernel"; dmesg | tail -20 | sed 's/^/    dmesg: /'; }
+    exits_within 10 || { echo "FAIL the daemon is stuck in the kernel"; dmesg | tail -20 | sed 's/^/    dmesg: /'; }
   fi
   kill -0 "$pid" 2>/dev/null || wait "$pid" 2>/dev/null
   cp "$log" "$out/"
