@@ -29,8 +29,12 @@ package struct MotionDirection {
 
     /// The card showing `index`, if it shows exactly once (a short playlist may repeat it).
     private static func uniqueCard(_ index: Int, in layout: FrameLayout) -> CardLayout? {
-        let matches = layout.cards.filter { $0.index == index }
-        return matches.count == 1 ? matches.first : nil
+        var match: CardLayout?
+        for card in layout.cards where card.index == index {
+            if match != nil { return nil }
+            match = card
+        }
+        return match
     }
 }
 

@@ -134,6 +134,17 @@ package final class DecodeWorker: @unchecked Sendable {
             made.previews = made.previews.filter { keepPreviews.contains($0.key) }
             condition.broadcast()
         }
+        return shownLocked(visible)
+    }
+
+    /// For each of `visible`, its full card, else its preview: what `want` returns, for a frame
+    /// that asks what the one before it asked.
+    package func shown(_ visible: [Int]) -> [Int: Card] {
+        condition.lock(); defer { condition.unlock() }
+        return shownLocked(visible)
+    }
+
+    private func shownLocked(_ visible: [Int]) -> [Int: Card] {
         var shown: [Int: Card] = [:]
         for index in visible { shown[index] = made.cards[index] ?? made.previews[index] }
         return shown

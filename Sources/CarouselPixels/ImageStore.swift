@@ -35,6 +35,18 @@ package final class ImageStore: CardSource, @unchecked Sendable {
     /// The last preview window and what it was made for: recomputed only when those change,
     /// not every frame (with a large cache_mb it may hold a thousand indices).
     private var previewMemo: (key: [Int], window: [Int])?
+    /// The last ask the worker was given and what it was made from: most frames of a page
+    /// change show the same cards as the frame before, so they only look their cards up.
+    private var lastAsk: (key: AskKey, wanted: [Int])?
+
+    /// What the worker's ask is a function of (paths, neighbours and the budget are fixed).
+    private struct AskKey: Equatable {
+        let visible: [Int]
+        let selected: Int
+        let atRest: Bool
+        let direction: Int
+        let spec: CardSpec
+    }
 
     /// The part of `cacheMB` for previews: 2 MB of the default 64, 25 previews of 1536x864
     /// cards: the selected card's and a dozen each side.
@@ -91,12 +103,15 @@ package final class ImageStore: CardSource, @unchecked Sendable {
     private func want(_ layout: FrameLayout, direction: Int) -> (wanted: [Int], shown: [Int: Card]) {
         let spec = spec(for: layout)
         let visible = visibleIndices(layout)
+        let key = AskKey(visible: visible, selected: layout.selectedIndex, atRest: !layout.isMoving, direction: direction, spec: spec)
+        if let lastAsk, lastAsk.key == key { return (lastAsk.wanted, worker.shown(visible)) }
         let wanted = window(visible: visible, selected: layout.selectedIndex, spec: spec, atRest: !layout.isMoving,
                             direction: direction)
-        let key = [layout.selectedIndex, direction, spec.width, spec.height]
-        let previews = previewMemo?.key == key ? previewMemo?.window ?? []
+        lastAsk = (key, wanted)
+        let previewKey = [layout.selectedIndex, direction, spec.width, spec.height]
+        let previews = previewMemo?.key == previewKey ? previewMemo?.window ?? []
             : previewWindow(selected: layout.selectedIndex, spec: spec, direction: direction)
-        previewMemo = (key, previews)
+        previewMemo = (previewKey, previews)
         return (wanted, worker.want(wanted, previews: previews, ahead: previewsAhead, spec: spec, visible: visible))
     }
 
@@ -108,6 +123,7 @@ package final class ImageStore: CardSource, @unchecked Sendable {
 
     /// Blocks until the layout's visible cards are decoded (or failed).
     package func waitUntilLoaded(for layout: FrameLayout) {
+        lastAsk = nil
         _ = cards(for: layout)
         worker.waitUntilLoaded(visibleIndices(layout))
     }
@@ -116,6 +132,7 @@ package final class ImageStore: CardSource, @unchecked Sendable {
     /// prefetches) is decoded or failed: a page change after a rest, for the benchmark.
     /// Previews of the wider window too.
     package func waitUntilPrefetched(for layout: FrameLayout) {
+        lastAsk = nil
         let wanted = want(layout, direction: motion.value).wanted
         worker.waitUntilLoaded(wanted)
         worker.waitUntilIdle()
@@ -126,6 +143,7 @@ package final class ImageStore: CardSource, @unchecked Sendable {
 
     /// Blocks until `indices` are decoded (or failed) at the current card size.
     package func waitUntilLoaded(indices: [Int]) {
+        lastAsk = nil  // the wait puts these first: the next frame's ask restores the order
         worker.waitUntilLoaded(indices.filter { paths.indices.contains($0) })
     }
 
@@ -154,8 +172,12 @@ package final class ImageStore: CardSource, @unchecked Sendable {
 
     /// Visible indices, the centre-most (drawn last) first.
     private func visibleIndices(_ layout: FrameLayout) -> [Int] {
-        var seen = Set<Int>()
-        return layout.cards.reversed().map(\.index).filter { paths.indices.contains($0) && seen.insert($0).inserted }
+        var visible: [Int] = []
+        visible.reserveCapacity(layout.cards.count)
+        for card in layout.cards.reversed() where paths.indices.contains(card.index) && !visible.contains(card.index) {
+            visible.append(card.index)
+        }
+        return visible
     }
 
     /// What to keep and decode: the visible cards, then neighbours of the selected card by

@@ -53,7 +53,7 @@ package final class CardFramebuffers {
             entries[key] = nil
             spares.insert(entry.buffer, at: 0)
         }
-        spares = Array(spares.prefix(Self.sparesKept))
+        if spares.count > Self.sparesKept { spares.removeLast(spares.count - Self.sparesKept) }
     }
 
     /// Frees every buffer (the screen is composed, or gone); call only once no plane shows them.

@@ -11,6 +11,8 @@ struct PlanePathLog {
 
     /// True the first time `what` is seen; the reason's details (in parentheses) do not count.
     mutating func firstTime(_ what: String) -> Bool {
+        // Every frame on planes asks about "planes": a lookup, not a split.
+        if said.contains(what) { return false }
         let kind = what.split(separator: "(", maxSplits: 1).first.map(String.init) ?? what
         return said.insert(kind).inserted
     }
