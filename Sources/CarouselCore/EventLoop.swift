@@ -106,13 +106,13 @@ package final class EventLoop {
     /// of ready descriptors.
     @discardableResult
     package func runOnce(timeoutMilliseconds: Int32) throws -> Int {
-        // One clock read for the timers, the check and the alarm: what posted work runs after
-        // the timers is short, so a timer it schedules is at most that much late.
-        let now = runPostedAndDue()
+        // One time for the timers, the check and the alarm: what posted work runs after the
+        // timers is short, so a timer it schedules is at most that much late.
+        var turn = runPostedAndDue()
         if stopped { return 0 }
         var events = [epoll_event](repeating: epoll_event(), count: 16)
-        let timeout = posted.isEmpty && !hasDueTimer(at: now) ? timeoutMilliseconds : 0
-        armAlarm(now: now)
+        let timeout = posted.isEmpty && !hasDueTimer(&turn) ? timeoutMilliseconds : 0
+        armAlarm(&turn)
         let count = try syscall("epoll_wait") { epoll_wait(epoll.rawValue, &events, Int32(events.count), timeout) }
         wakeups += 1
         let woke = time.coarseNow()
@@ -124,7 +124,7 @@ package final class EventLoop {
             stalls.timed(watch.name, watch.run)
         }
         // After stop() nothing more runs: no frame may follow the screen being given back.
-        if !stopped { stalls.timed("timers and posted work (frames, reload)") { _ = runPostedAndDue() } }
+        if !stopped { stalls.timed("timers and posted work (frames, reload)") { runPostedAndDue() } }
         stalls.turnEnded(at: woke, animating: isAnimating())
         return Int(count)
     }
@@ -132,13 +132,14 @@ package final class EventLoop {
     /// Posted work, due timers, and what they posted. A timer that schedules itself (or
     /// another) at a time already past runs on the next turn, which then does not sleep: it
     /// cannot hold the loop in this one.
-    /// Returns the time the timers were due by.
-    private func runPostedAndDue() -> Double {
+    /// Returns the time the timers were due by, for the same turn's check and alarm.
+    @discardableResult
+    private func runPostedAndDue() -> TurnTime {
         runPosted()
-        let now = time.now()
-        runDueTimers(now: now)
+        var turn = TurnTime(time)
+        runDueTimers(&turn)
         runPosted()
-        return now
+        return turn
     }
 
     private func runPosted() {
@@ -152,27 +153,26 @@ package final class EventLoop {
     /// Timers whose deadline has passed, earliest first, each at most once per call (one that
     /// schedules itself again in the past waits for the next turn). A timer's action may drop
     /// another timer: the list is looked at anew for each one.
-    private func runDueTimers(now: Double) {
+    private func runDueTimers(_ turn: inout TurnTime) {
         var fired: [ObjectIdentifier] = []
         while !stopped {
             var earliest: (id: ObjectIdentifier, timer: LoopTimer, deadline: Double)?
             for entry in timers where !fired.contains(entry.id) {
                 let timer = entry.timer.takeUnretainedValue()
-                if let deadline = timer.deadline, deadline <= now, deadline < (earliest?.deadline ?? .infinity) {
+                if let deadline = timer.deadline, deadline < (earliest?.deadline ?? .infinity) {
                     earliest = (entry.id, timer, deadline)
                 }
             }
-            guard let due = earliest else { return }
+            guard let due = earliest, turn.hasCome(due.deadline) else { return }
             fired.append(due.id)
+            let now = turn.now()
             stalls.timed(due.timer.name) { due.timer.fire(now: now) }
         }
     }
 
-    private func hasDueTimer(at now: Double) -> Bool {
-        for entry in timers {
-            if let deadline = entry.timer.takeUnretainedValue().deadline, deadline <= now { return true }
-        }
-        return false
+    private func hasDueTimer(_ turn: inout TurnTime) -> Bool {
+        guard let next = nextDeadline else { return false }
+        return turn.hasCome(next)
     }
 
     /// The earliest deadline of any timer, for the alarm.
@@ -186,14 +186,14 @@ package final class EventLoop {
 
     /// Arms the timerfd for the earliest deadline, relative to the loop's clock (which may be
     /// a test's): the alarm only wakes epoll, the timers are due by `time`.
-    private func armAlarm(now: Double) {
+    private func armAlarm(_ turn: inout TurnTime) {
         let next = nextDeadline
         guard next != alarmDeadline else { return }
         alarmDeadline = next
         var spec = itimerspec()
         if let next {
             // it_value 0 would disarm: a deadline due now fires after a nanosecond instead.
-            let wait = max(next - now, 1e-9)
+            let wait = max(next - turn.now(), 1e-9)
             spec.it_value.tv_sec = Int(wait.rounded(.down))
             spec.it_value.tv_nsec = max(1, Int((wait - wait.rounded(.down)) * 1e9))
         }

@@ -17,4 +17,13 @@ package enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
+
+    /// How far the coarse clock may lag: it advances by whole ticks (its resolution), and the
+    /// kernel brings it up to date on every interrupt, an idle CPU's included. Two ticks, for a
+    /// margin; without a resolution, unbounded (every question goes to the fine clock).
+    package static let coarseLag: Double = {
+        var ts = timespec()
+        guard clock_getres(CLOCK_MONOTONIC_COARSE, &ts) == 0 else { return .infinity }
+        return 2 * (Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9)
+    }()
 }

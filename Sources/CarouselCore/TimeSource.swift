@@ -5,10 +5,14 @@ package protocol TimeSource: AnyObject {
     /// The same clock to within a kernel tick (a few milliseconds), read without asking the
     /// hardware: enough to measure stalls of a tenth of a second.
     func coarseNow() -> Double
+    /// How far `coarseNow()` may be behind `now()`: a time later than `coarseNow() + coarseLag`
+    /// has not come yet, and that much can be known without a fine read.
+    var coarseLag: Double { get }
 }
 
 extension TimeSource {
     package func coarseNow() -> Double { now() }
+    package var coarseLag: Double { 0 }
 }
 
 /// CLOCK_MONOTONIC: the clock of timerfd, DRM flip times and libinput events.
@@ -16,6 +20,7 @@ package final class SystemTime: TimeSource, Sendable {
     package static let shared = SystemTime()
     package func now() -> Double { MonotonicClock.now() }
     package func coarseNow() -> Double { MonotonicClock.coarseNow() }
+    package var coarseLag: Double { MonotonicClock.coarseLag }
 }
 
 /// A clock that stands still until the test moves it.
