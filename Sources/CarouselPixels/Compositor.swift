@@ -89,7 +89,8 @@ package final class Compositor {
             ? ScaledSampling.choose(previous: previousLayout, current: layout) : .bilinear
         previousLayout = layout
         let state = DrawnState(layout: layout, ready: layout.cards.map { Shown(cards[$0.index]) }, sampling: sampling)
-        if lastDrawn[target.identity] == state { return false }
+        let before = lastDrawn[target.identity]
+        if before == state { return false }
         guard let targetImage = pixman_image_create_bits(PIXMAN_x8r8g8b8, Int32(target.width), Int32(target.height),
                                                          target.base.assumingMemoryBound(to: UInt32.self),
                                                          Int32(target.stride)) else { return false }
@@ -97,7 +98,8 @@ package final class Compositor {
 
         let frame = Frame(layout: layout, cards: cards, dots: dots, target: target, targetImage: targetImage,
                           filter: sampling.pixmanFilter)
-        fillBackground(target, except: plan.clusters.map(\.bounds))
+        fillBackground(target, within: changedArea(before: before?.layout, now: layout, dots: dots, target: target),
+                       except: plan.clusters.map(\.bounds))
         for cluster in plan.clusters { draw(cluster, frame) }
         if lastDrawn.count >= 8 { lastDrawn.removeAll() } // targets come and go (mode changes)
         lastDrawn[target.identity] = state
@@ -172,9 +174,20 @@ package final class Compositor {
         }
     }
 
-    private func fillBackground(_ target: PixelBuffer, except covered: [IntRect]) {
+    /// Where `target`, showing `before`, must be drawn again to show `now`: all of it, but for a
+    /// frame without cards over one without cards (the primary plane under cards on overlay
+    /// planes, drawn again at each page change), which differ only where either's dots are.
+    private func changedArea(before: FrameLayout?, now: FrameLayout, dots: DotsLayout, target: PixelBuffer) -> IntRect {
+        let whole = IntRect(x: 0, y: 0, width: target.width, height: target.height)
+        guard let before, before.cards.isEmpty, now.cards.isEmpty else { return whole }
+        return dots.bounds.union(DotsLayout(config: config, layout: before, origin: origin).bounds).intersection(whole)
+    }
+
+    /// Fills `area` with the background, but for the `covered` rectangles (drawn over anyway).
+    private func fillBackground(_ target: PixelBuffer, within area: IntRect, except covered: [IntRect]) {
         var region = pixman_region32_t()
-        pixman_region32_init_rect(&region, 0, 0, UInt32(target.width), UInt32(target.height))
+        guard !area.isEmpty else { return }
+        pixman_region32_init_rect(&region, Int32(area.x), Int32(area.y), UInt32(area.width), UInt32(area.height))
         defer { pixman_region32_fini(&region) }
         for rect in covered {
             var hole = pixman_region32_t()

@@ -70,6 +70,32 @@ final class PlaneFrameTests: XCTestCase {
         XCTAssertTrue(resting.background.cards.isEmpty)
     }
 
+    /// A page change under cards on overlays draws the primary plane's new picture over its old
+    /// one: only where the dots are, equal to the whole picture drawn afresh.
+    func testThePrimaryPlanesNextPageRedrawsOnlyTheDots() {
+        var config = CarouselConfig()
+        config.background = RGB(0x202020)
+        let compositor = Compositor(config: config, store: FixedCards([:]))
+        func bare(page: Int) -> FrameLayout {
+            FrameLayout(viewport: Size(width: 200, height: 120), cards: [], selectedIndex: page, itemCount: 5,
+                        pageCount: 5, selectedPage: page, isMoving: false)
+        }
+        let target = solid(200, 120, 0)
+        compositor.compose(bare(page: 0), into: target.buffer)
+        let dots = DotsLayout(config: config, layout: bare(page: 0)).bounds
+        XCTAssertFalse(dots.isEmpty)
+        let marker: UInt32 = 0xFF12_3456
+        target.base.storeBytes(of: marker, toByteOffset: 5 * target.stride + 5 * 4, as: UInt32.self)  // far from the dots
+        XCTAssertTrue(compositor.compose(bare(page: 3), into: target.buffer))
+        XCTAssertEqual(target.pixel(x: 5, y: 5), marker, "nothing outside the dots is drawn again")
+        let fresh = solid(200, 120, 0)
+        Compositor(config: config, store: FixedCards([:])).compose(bare(page: 3), into: fresh.buffer)
+        for y in dots.y..<dots.maxY { for x in dots.x..<dots.maxX {
+            XCTAssertEqual(target.pixel(x: x, y: y), fresh.pixel(x: x, y: y), "(\(x), \(y))")
+        } }
+        XCTAssertNotEqual(fresh.pixel(x: 5, y: 5), marker)
+    }
+
     func testEachWayFramesGoIsSaidOnceWhateverItsDetails() {
         var log = PlanePathLog()
         XCTAssertTrue(log.firstTime("planes"))
