@@ -98,8 +98,9 @@ package final class Compositor {
 
         let frame = Frame(layout: layout, cards: cards, dots: dots, target: target, targetImage: targetImage,
                           filter: sampling.pixmanFilter)
-        fillBackground(target, within: changedArea(before: before?.layout, now: layout, dots: dots, target: target),
-                       except: plan.clusters.map(\.bounds))
+        let area = dots.changedArea(from: before?.layout, to: layout, config: config, origin: origin,
+                                    target: IntRect(x: 0, y: 0, width: target.width, height: target.height))
+        fillBackground(target, within: area, except: plan.clusters.map(\.bounds))
         for cluster in plan.clusters { draw(cluster, frame) }
         if lastDrawn.count >= 8 { lastDrawn.removeAll() } // targets come and go (mode changes)
         lastDrawn[target.identity] = state
@@ -172,15 +173,6 @@ package final class Compositor {
                 }
             }
         }
-    }
-
-    /// Where `target`, showing `before`, must be drawn again to show `now`: all of it, but for a
-    /// frame without cards over one without cards (the primary plane under cards on overlay
-    /// planes, drawn again at each page change), which differ only where either's dots are.
-    private func changedArea(before: FrameLayout?, now: FrameLayout, dots: DotsLayout, target: PixelBuffer) -> IntRect {
-        let whole = IntRect(x: 0, y: 0, width: target.width, height: target.height)
-        guard let before, before.cards.isEmpty, now.cards.isEmpty else { return whole }
-        return dots.bounds.union(DotsLayout(config: config, layout: before, origin: origin).bounds).intersection(whole)
     }
 
     /// Fills `area` with the background, but for the `covered` rectangles (drawn over anyway).

@@ -36,3 +36,15 @@ package struct DotsLayout: Equatable {
                        last.centerX - first.centerX + size + 2, size + 2)
     }
 }
+
+extension DotsLayout {
+    /// Where a target showing `before` must be drawn again to show `now` (these dots): all of
+    /// `target`, but for a frame without cards over one without cards (the primary plane under
+    /// cards on overlay planes, drawn again at each page change), which differ only where
+    /// either's dots are.
+    package func changedArea(from before: FrameLayout?, to now: FrameLayout, config: CarouselConfig,
+                             origin: (x: Double, y: Double), target: IntRect) -> IntRect {
+        guard let before, before.cards.isEmpty, now.cards.isEmpty else { return target }
+        return bounds.union(DotsLayout(config: config, layout: before, origin: origin).bounds).intersection(target)
+    }
+}
