@@ -105,8 +105,7 @@ package final class ImageStore: CardSource, @unchecked Sendable {
         let visible = visibleIndices(layout)
         let key = AskKey(visible: visible, selected: layout.selectedIndex, atRest: !layout.isMoving, direction: direction, spec: spec)
         if let lastAsk, lastAsk.key == key { return (lastAsk.wanted, worker.shown(visible)) }
-        let wanted = window(visible: visible, selected: layout.selectedIndex, spec: spec, atRest: !layout.isMoving,
-                            direction: direction)
+        let wanted = window(visible: visible, selected: key.selected, spec: spec, atRest: key.atRest, direction: direction)
         lastAsk = (key, wanted)
         let previewKey = [layout.selectedIndex, direction, spec.width, spec.height]
         let previews = previewMemo?.key == previewKey ? previewMemo?.window ?? []
@@ -123,18 +122,16 @@ package final class ImageStore: CardSource, @unchecked Sendable {
 
     /// Blocks until the layout's visible cards are decoded (or failed).
     package func waitUntilLoaded(for layout: FrameLayout) {
-        lastAsk = nil
         _ = cards(for: layout)
-        worker.waitUntilLoaded(visibleIndices(layout))
+        waitForWorker(visibleIndices(layout))
     }
 
     /// Blocks until everything the store keeps for `layout` (the visible cards and what it
     /// prefetches) is decoded or failed: a page change after a rest, for the benchmark.
     /// Previews of the wider window too.
     package func waitUntilPrefetched(for layout: FrameLayout) {
-        lastAsk = nil
         let wanted = want(layout, direction: motion.value).wanted
-        worker.waitUntilLoaded(wanted)
+        waitForWorker(wanted)
         worker.waitUntilIdle()
     }
 
@@ -143,8 +140,15 @@ package final class ImageStore: CardSource, @unchecked Sendable {
 
     /// Blocks until `indices` are decoded (or failed) at the current card size.
     package func waitUntilLoaded(indices: [Int]) {
-        lastAsk = nil  // the wait puts these first: the next frame's ask restores the order
-        worker.waitUntilLoaded(indices.filter { paths.indices.contains($0) })
+        waitForWorker(indices.filter { paths.indices.contains($0) })
+    }
+
+    /// Blocks until `indices` are decoded (or failed). The wait puts them first in the worker's
+    /// wants, so the next frame asks anew, as it did before the last ask was kept, and that ask
+    /// puts the window's order back.
+    private func waitForWorker(_ indices: [Int]) {
+        worker.waitUntilLoaded(indices)
+        lastAsk = nil
     }
 
     package func failure(at index: Int) -> ImageError? { worker.failure(at: index) }
