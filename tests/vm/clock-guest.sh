@@ -50,7 +50,10 @@ stop
 echo "## date -s across a [[playlist]] boundary"
 now=$(date +%s)
 boundary=$(( (now + 600) / 60 * 60 + 60 ))   # a whole minute about ten minutes on
-printf 'interval = 3600\nmedia = "%s"\n[[playlist]]\nfile = "day.m3u"\nfrom = "%s"\nto = "%s"\n' \
+# spring_response = 1.5 (3x the default): the page change lasts long enough that several of
+# the screendumps 0.1 s apart fall inside it. At the default 0.5 s the two sample points
+# differ for only ~0.1 s, so a run could sample no moving frame by chance (CI of 8340a35).
+printf 'interval = 3600\nspring_response = 1.5\nmedia = "%s"\n[[playlist]]\nfile = "day.m3u"\nfrom = "%s"\nto = "%s"\n' \
   "$images" "$(date -d "@$boundary" +%H:%M)" "$(date -d "@$((boundary + 3600))" +%H:%M)" > $conf/carouseld.conf
 printf 'slide4.png\nslide5.png\n' > $conf/day.m3u
 start daypart
