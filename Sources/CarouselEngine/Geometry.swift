@@ -7,7 +7,7 @@ public struct Size: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// An opaque RGB colour, 0xRRGGBB.
-public struct RGB: Equatable, Sendable, CustomStringConvertible {
+public struct RGB: Hashable, Sendable, CustomStringConvertible {
     public var value: UInt32
     public init(_ value: UInt32) { self.value = value & 0xFF_FFFF }
     public var red: UInt8 { UInt8((value >> 16) & 0xFF) }

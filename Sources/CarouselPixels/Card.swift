@@ -20,6 +20,10 @@ package final class Card: @unchecked Sendable {
     /// rectangle until the full card replaces it. Set by the decode worker before the card is
     /// shared, never after.
     package var isPreview = false
+    /// What it was made from, when the decode worker made it (set, like `isPreview`, before
+    /// the card is shared). Cards with the same content have the same pixels: a display that
+    /// copied one keeps the copy for the next (`PlaneBufferPool`).
+    package var content: CardContent?
 
     /// A card whose picture and border are filled with `background`; the caller draws the picture into `inner`.
     package convenience init?(width: Int, height: Int, background: RGB) {

@@ -2,7 +2,7 @@ import CarouselEngine
 
 /// What every card of a layout looks like once pre-scaled: its size in whole pixels, how the
 /// picture fits, the colour behind transparent or letterboxed parts, and the pixel cap.
-package struct CardSpec: Equatable, Sendable {
+package struct CardSpec: Hashable, Sendable {
     package var width: Int
     package var height: Int
     package var fit: FitMode

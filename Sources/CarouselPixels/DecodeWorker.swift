@@ -252,10 +252,15 @@ package final class DecodeWorker: @unchecked Sendable {
             let result = Result { () throws(ImageError) in try makeCard(path: paths[index], spec: job.spec) }
             // A preview's failure is the file's: what it read (for a draft, the first scans) is bad.
             if case .failure(let error) = result { Log.warning("skipping \(paths[index]): \(error)") }
+            // Unchanged while it was read: the card's pixels are the stamped file's.
+            let content = file.flatMap { file in
+                FileStamp(path: paths[index]) == file ? CardContent(path: paths[index], file: file, spec: job.spec) : nil
+            }
             condition.lock()
             if stopping { break }
             switch result {
             case .success(let card):
+                card.content = content
                 // A result for an old card size, or for a card scrolled away meanwhile, is dropped.
                 if job.generation == generation && isPreview && (wants.full.contains(index) || wants.previews.contains(index)) {
                     card.isPreview = true

@@ -5,7 +5,7 @@ import Glibc
 /// One XRGB8888 scanout buffer in CPU-mapped "dumb" memory, registered as a DRM framebuffer.
 /// Like weston's drm_fb_create_dumb, each creation step is undone if a later one fails;
 /// everything is released in deinit, while the card it holds is still open.
-package final class DumbBuffer {
+package final class DumbBuffer: PlaneBuffer {
     package let width: Int
     package let height: Int
     /// Bytes per row, as chosen by the driver.

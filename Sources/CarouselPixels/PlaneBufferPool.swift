@@ -1,0 +1,99 @@
+/// Which scanout buffer shows which card on the plane path (`CardFramebuffers` with dumb
+/// buffers; pure and generic over the buffer, so its keeping is tested without a display).
+///
+/// A card's pixels are copied into a buffer once; every later frame moves the plane, not the
+/// pixels. Buffers are keyed by what the card shows (`Card.content`), else by the card object.
+/// A buffer stays while a committed frame may still scan it out: it is let go only after two
+/// commits without it (the one on screen and the one queued). A buffer let go is kept, with its
+/// picture, as a spare for the next card of its size. Each page change brings one card in as
+/// one leaves: when the card coming in is a picture a spare still holds (a playlist of up to
+/// five pictures, once round), that buffer shows it as it is, with nothing copied. Else, once
+/// there are `buffersKept` buffers, the spare let go longest ago is filled again: a new
+/// buffer's pages would cost the kernel a fault and a clearing each (at 1920x1080 most of a
+/// page change's CPU on the plane path).
+package struct PlaneBufferPool<Buffer: PlaneBuffer> {
+    private var entries: [Key: Entry] = [:]
+    private var commits = 0
+    /// Buffers no frame uses, the most recently let go first, with the picture each holds.
+    private var spares: [(key: Key, buffer: Buffer)] = []
+    /// Spares kept: at least two (a page change lets go of one card, a jump of a few more),
+    /// more while fewer cards show, up to `buffersKept` buffers in all. The example's layout
+    /// shows three cards at rest and two in the middle of a page change: five buffers hold a
+    /// playlist of five pictures all round, and no more show than before (four cards of a frame
+    /// and two spares).
+    package static var sparesKept: Int { 2 }
+    package static var buffersKept: Int { 5 }
+    /// Cards copied into a buffer so far.
+    package private(set) var copies = 0
+
+    private enum Key: Hashable {
+        case content(CardContent)
+        /// A card with no content (not made by the decode worker): itself. Its entry holds the
+        /// card, so the identity is not reused while the buffer lives.
+        case object(ObjectIdentifier)
+
+        init(_ card: Card) { self = card.content.map(Key.content) ?? .object(ObjectIdentifier(card)) }
+    }
+
+    private struct Entry {
+        let source: Card
+        let buffer: Buffer
+        var lastCommit: Int
+    }
+
+    package init() {}
+
+    /// The buffer showing `source`: its own, a spare that holds its picture, else a spare of its
+    /// size or a new buffer (`make`), into which `fill` copies the card.
+    package mutating func buffer<E: Error>(for source: Card, make: (_ width: Int, _ height: Int) throws(E) -> Buffer,
+                                           fill: (Buffer) -> Void) throws(E) -> Buffer {
+        let key = Key(source)
+        if let entry = entries[key] {
+            entries[key]?.lastCommit = commits
+            return entry.buffer
+        }
+        let buffer: Buffer
+        if let kept = spares.firstIndex(where: { $0.key == key }) {
+            buffer = spares.remove(at: kept).buffer
+        } else {
+            // Until the buffers are `buffersKept`, a new one leaves the spares their pictures
+            // (the first round of a short playlist); then the spare let go longest ago is filled.
+            if entries.count + spares.count >= Self.buffersKept,
+               let spare = spares.lastIndex(where: { $0.buffer.width == source.width && $0.buffer.height == source.height }) {
+                buffer = spares.remove(at: spare).buffer
+            } else {
+                buffer = try make(source.width, source.height)
+            }
+            fill(buffer)
+            copies += 1
+        }
+        entries[key] = Entry(source: source, buffer: buffer, lastCommit: commits)
+        return buffer
+    }
+
+    /// A commit was made: buffers no frame on screen or queued uses any more become spares.
+    package mutating func committed() {
+        commits += 1
+        for (key, entry) in entries where commits - entry.lastCommit > 2 {
+            entries[key] = nil
+            spares.insert((key, entry.buffer), at: 0)
+        }
+        let kept = max(Self.sparesKept, Self.buffersKept - entries.count)
+        if spares.count > kept { spares.removeLast(spares.count - kept) }
+    }
+
+    /// Lets go of every buffer (the screen is composed, or gone).
+    package mutating func removeAll() {
+        entries.removeAll()
+        spares.removeAll()
+    }
+
+    /// Buffers showing cards, and spares.
+    package var count: (cards: Int, spares: Int) { (entries.count, spares.count) }
+}
+
+/// A scanout buffer a card can be copied into.
+package protocol PlaneBuffer: AnyObject {
+    var width: Int { get }
+    var height: Int { get }
+}

@@ -1,0 +1,154 @@
+import CarouselEngine
+import Foundation
+import XCTest
+@testable import CarouselPixels
+
+/// The plane path's buffers: a picture a spare still holds is shown with nothing copied, so a
+/// short playlist pages with no copy once round; a longer one copies one card a page, into a
+/// spare, never a new buffer.
+final class PlaneBufferPoolTests: XCTestCase {
+    final class FakeBuffer: PlaneBuffer {
+        let width: Int, height: Int
+        var picture: String?
+        init(width: Int, height: Int) { self.width = width; self.height = height }
+    }
+
+    /// The plane path seen from the pool: a store that decodes a picture again (a new card
+    /// object, the same content) once it has left its window, and a display that commits
+    /// every frame and checks what each buffer shows.
+    struct Pager {
+        let paths: [String]
+        let spec = CardSpec(width: 64, height: 36)
+        var pool = PlaneBufferPool<FakeBuffer>()
+        var cards: [Int: Card] = [:]
+        var made = 0
+
+        mutating func card(_ index: Int) throws -> Card {
+            if let card = cards[index] { return card }
+            let card = try XCTUnwrap(Card(width: spec.width, height: spec.height, background: RGB(0)))
+            let path = paths[index]
+            card.content = CardContent(path: path, file: try XCTUnwrap(FileStamp(path: path)), spec: spec)
+            cards[index] = card
+            return card
+        }
+
+        /// One frame showing `visible` (playlist indices); the store keeps only those.
+        mutating func frame(_ visible: [Int]) throws {
+            for index in visible {
+                let card = try card(index)
+                let buffer = pool.buffer(for: card) { width, height in
+                    made += 1
+                    return FakeBuffer(width: width, height: height)
+                } fill: { $0.picture = card.content?.path }
+                XCTAssertEqual(buffer.picture, card.content?.path, "the buffer shows the card's picture")
+            }
+            pool.committed()
+            cards = cards.filter { visible.contains($0.key) }
+        }
+
+        /// A page change forward from `page`, as the default layout shows it: three cards, the
+        /// one behind leaves, two, the next one forward comes in, three.
+        mutating func page(from page: Int) throws {
+            let n = paths.count
+            let at = { (i: Int) in ((i % n) + n) % n }
+            for _ in 0..<3 { try frame([at(page - 1), at(page), at(page + 1)]) }
+            for _ in 0..<8 { try frame([at(page), at(page + 1)]) }
+            for _ in 0..<8 { try frame([at(page), at(page + 1), at(page + 2)]) }
+        }
+    }
+
+    func pictures(_ count: Int) throws -> [String] {
+        let dir = try TestPictures.temporaryDirectory(self)
+        return (0..<count).map { i in
+            let path = "\(dir)/\(i).png"
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data([UInt8(i)])))
+            return path
+        }
+    }
+
+    func testFivePicturesPageWithNoCopyOnceRound() throws {
+        var pager = Pager(paths: try pictures(5))
+        try pager.frame([4, 0, 1])
+        for page in 0..<5 { try pager.page(from: page) }
+        XCTAssertEqual(pager.pool.copies, 5, "each picture copied once in the first round")
+        for page in 5..<20 { try pager.page(from: page) }
+        XCTAssertEqual(pager.pool.copies, 5, "three more rounds copy nothing: the spares hold the pictures")
+        XCTAssertEqual(pager.made, PlaneBufferPool<FakeBuffer>.buffersKept, "one buffer a picture")
+    }
+
+    /// The same with the engine's own layouts and the image store's cards (a picture that
+    /// leaves the store's window is decoded again: a new card object).
+    func testFivePicturesWithTheEngineAndTheStore() throws {
+        let dir = try TestPictures.temporaryDirectory(self)
+        let paths = try (0..<5).map { i in
+            try TestPictures.writePNG(TestPictures.solid(0x203040 * UInt32(i + 1), width: 64, height: 36), "\(dir)/\(i).png")
+        }
+        var config = CarouselConfig()
+        config.interval = 0
+        config.emphasis.sideScale = 1
+        let viewport = Size(width: 1920, height: 1080)
+        var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
+        let store = ImageStore(paths: paths, spec: CardSpec(config: config, maxImagePixels: 1 << 24,
+                                                            cardWidth: config.cardWidth.resolve(in: viewport.width),
+                                                            cardHeight: config.cardHeight.resolve(in: viewport.height)))
+        var pool = PlaneBufferPool<FakeBuffer>()
+        var (now, made, copiesAfterFirstRound, cardsSeen) = (0.0, 0, 0, Set<ObjectIdentifier>())
+        for page in 0..<15 {
+            if page == 5 { copiesAfterFirstRound = pool.copies }
+            _ = engine.page(by: 1, now: now)
+            repeat {
+                now += 1.0 / 60
+                _ = engine.update(now: now)
+                let layout = engine.layout()
+                store.waitUntilLoaded(for: layout)
+                let cards = store.cards(for: layout)
+                for placed in layout.cards {
+                    let card = try XCTUnwrap(cards[placed.index])
+                    cardsSeen.insert(ObjectIdentifier(card))
+                    _ = pool.buffer(for: card) { width, height in
+                        made += 1
+                        return FakeBuffer(width: width, height: height)
+                    } fill: { _ in }
+                }
+                pool.committed()
+            } while engine.isMoving
+        }
+        XCTAssertGreaterThan(cardsSeen.count, paths.count, "the store made some pictures' cards again")
+        XCTAssertEqual(copiesAfterFirstRound, 5, "each picture copied once in the first round")
+        XCTAssertEqual(pool.copies, 5, "ten more page changes copy nothing")
+        XCTAssertLessThanOrEqual(made, PlaneBufferPool<FakeBuffer>.buffersKept)
+    }
+
+    func testSixPicturesCopyOneCardAPageIntoASpare() throws {
+        var pager = Pager(paths: try pictures(6))
+        try pager.frame([5, 0, 1])
+        for page in 0..<6 { try pager.page(from: page) }
+        let (copies, made) = (pager.pool.copies, pager.made)
+        for page in 6..<18 { try pager.page(from: page) }
+        XCTAssertEqual(pager.pool.copies - copies, 12, "one copy a page: the picture coming in left three pages ago")
+        XCTAssertEqual(pager.made, made, "into a spare: no buffer made after the first round")
+        XCTAssertEqual(pager.pool.count.spares, PlaneBufferPool<FakeBuffer>.buffersKept - 3, "at rest: three cards show")
+    }
+
+    func testAnEditedPictureIsCopiedAgain() throws {
+        var pager = Pager(paths: try pictures(5))
+        try pager.frame([4, 0, 1])
+        for page in 0..<5 { try pager.page(from: page) }
+        let copies = pager.pool.copies
+        // Picture 2 is rewritten while it is off screen (a new size and mtime: a new stamp).
+        XCTAssertTrue(FileManager.default.createFile(atPath: pager.paths[2], contents: Data([9, 9, 9])))
+        for page in 5..<10 { try pager.page(from: page) }
+        XCTAssertEqual(pager.pool.copies - copies, 1, "only the edited picture is copied again")
+    }
+
+    func testACardWithoutContentIsKeptByTheCardItself() throws {
+        var pool = PlaneBufferPool<FakeBuffer>()
+        let a = try XCTUnwrap(Card(width: 8, height: 8, background: RGB(0)))
+        let b = try XCTUnwrap(Card(width: 8, height: 8, background: RGB(0)))
+        func show(_ card: Card) { _ = pool.buffer(for: card) { FakeBuffer(width: $0, height: $1) } fill: { _ in } }
+        show(a); show(a)
+        XCTAssertEqual(pool.copies, 1, "the same card, one copy")
+        show(b)
+        XCTAssertEqual(pool.copies, 2, "another card without content is copied: its pixels may differ")
+    }
+}
