@@ -74,9 +74,19 @@ package struct PlaneBufferPool<Buffer: PlaneBuffer> {
     /// A commit was made: buffers no frame on screen or queued uses any more become spares.
     package mutating func committed() {
         commits += 1
+        var released = false
         for (key, entry) in entries where commits - entry.lastCommit > 2 {
             entries[key] = nil
             spares.insert((key, entry.buffer), at: 0)
+            released = true
+        }
+        guard released else { return }
+        // A spare of a size no card shows (a preview's, a card size before a reload) would take
+        // a place that a picture of the cards' size could keep.
+        if !entries.isEmpty {
+            spares.removeAll { spare in
+                !entries.values.contains { $0.buffer.width == spare.buffer.width && $0.buffer.height == spare.buffer.height }
+            }
         }
         let kept = max(Self.sparesKept, Self.buffersKept - entries.count)
         if spares.count > kept { spares.removeLast(spares.count - kept) }

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselPixels
 
 /// One dumb-buffer framebuffer per card shown on an overlay plane, kept as `PlaneBufferPool`
@@ -12,7 +13,9 @@ package final class CardFramebuffers {
     package func buffer(for source: Card) throws(DisplayError) -> DumbBuffer {
         try pool.buffer(for: source) { [card] (width, height) throws(DisplayError) in
             try DumbBuffer(card: card, width: width, height: height)
-        } fill: { buffer in
+        } fill: { [pool] buffer in
+            let (cards, spares) = pool.count
+            Log.debug("plane buffers: \(source.content?.path ?? "a card") copied in (copy \(pool.copies + 1); \(cards) buffers showing cards, \(spares) spare)")
             // Card rows are a8r8g8b8 with alpha 255; the plane reads them as XRGB8888.
             RowCopy.copy(from: source.pictureBase, stride: source.stride, at: 0, 0, to: buffer.pixels, stride: buffer.stride,
                          at: 0, 0, width: source.width, height: source.height)

@@ -32,10 +32,18 @@ final class PlaneBufferPoolTests: XCTestCase {
             return card
         }
 
+        func preview(_ index: Int) throws -> Card {
+            let small = CardSpec(width: spec.width / 8, height: spec.height / 8)
+            let card = try XCTUnwrap(Card(width: small.width, height: small.height, background: RGB(0)))
+            card.content = CardContent(path: paths[index], file: try XCTUnwrap(FileStamp(path: paths[index])), spec: small)
+            return card
+        }
+
         /// One frame showing `visible` (playlist indices); the store keeps only those.
-        mutating func frame(_ visible: [Int]) throws {
+        /// `previews`: their previews, smaller cards decoded first.
+        mutating func frame(_ visible: [Int], previews: Bool = false) throws {
             for index in visible {
-                let card = try card(index)
+                let card = try previews ? preview(index) : card(index)
                 let buffer = pool.buffer(for: card) { width, height in
                     made += 1
                     return FakeBuffer(width: width, height: height)
@@ -117,6 +125,17 @@ final class PlaneBufferPoolTests: XCTestCase {
         XCTAssertEqual(copiesAfterFirstRound, 5, "each picture copied once in the first round")
         XCTAssertEqual(pool.copies, 5, "ten more page changes copy nothing")
         XCTAssertLessThanOrEqual(made, PlaneBufferPool<FakeBuffer>.buffersKept)
+    }
+
+    /// Previews shown first (smaller buffers) leave their places to the pictures.
+    func testPreviewsShownFirstTakeNoPicturesPlace() throws {
+        var pager = Pager(paths: try pictures(5))
+        for _ in 0..<4 { try pager.frame([4, 0, 1], previews: true) }
+        try pager.frame([4, 0, 1])
+        for page in 0..<5 { try pager.page(from: page) }
+        let copies = pager.pool.copies
+        for page in 5..<15 { try pager.page(from: page) }
+        XCTAssertEqual(pager.pool.copies, copies, "no copy once round")
     }
 
     func testSixPicturesCopyOneCardAPageIntoASpare() throws {
