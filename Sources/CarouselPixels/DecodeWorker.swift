@@ -8,12 +8,6 @@ import CarouselCore
 /// store's deinit can stop it without waiting: a decode in flight (seconds for a huge photo)
 /// finishes on the thread and is dropped, and `onResult` is never called after `stop()`.
 package final class DecodeWorker: @unchecked Sendable {
-    package struct Update: Equatable {
-        package var ready: [Int] = []
-        package var failed: [Int] = []
-        package var isEmpty: Bool { ready.isEmpty && failed.isEmpty }
-    }
-
     package let paths: [String]
     /// Cards on disk: a hit is one read instead of a decode; nil decodes every card.
     private let diskCache: (any CardCaching)?
@@ -28,39 +22,11 @@ package final class DecodeWorker: @unchecked Sendable {
     private var wants = Wants()
     private var made = Made()
     private var pending = Update()
-    private var stopping = false
-    private var finished = false
-
-    /// What the loop asks for, each list most urgent first.
-    private struct Wants: Equatable {
-        /// Full cards kept.
-        var full: [Int] = []
-        /// Previews kept (a wider window than `full`), at `spec.preview`; the first
-        /// `previewsAhead` are decoded before the full cards of cards not on screen.
-        var previews: [Int] = []
-        var previewsAhead = 0
-        var visible: [Int] = []
-        /// Indices someone blocks on in `waitUntilLoaded`: their full cards first, no previews.
-        var blocking: [Int] = []
-    }
-
-    /// What the thread has made of them.
-    private struct Made {
-        var cards: [Int: Card] = [:]
-        var previews: [Int: Card] = [:]
-        /// Cards that could not be made, and the file as it was when that decode started.
-        var failures: [Int: (error: ImageError, file: FileStamp?)] = [:]
-        /// The disk cache was pruned to this playlist (the thread's first work).
-        var pruned = false
-    }
-
-    /// Decoded cards by path, at one card spec: what a reload carries to the next worker.
-    package struct Carried {
-        package var spec: CardSpec
-        package var cards: [String: Card]
-        /// Previews at `spec.preview`, so a fling just after a reload still finds them.
-        package var previews: [String: Card] = [:]
-    }
+    /// Running until `stop()`; finished once the thread has exited.
+    private var life = Life.running
+    private enum Life { case running, stopping, finished }
+    /// Times `want` woke the thread for new work.
+    private var wakes = 0
 
     /// `carried` cards start the cache at every index whose path they match, so a reload
     /// neither decodes them again nor shows their cards empty meanwhile. They stay only if the
@@ -96,7 +62,7 @@ package final class DecodeWorker: @unchecked Sendable {
     /// once: the event loop never waits for a decode (a reload retires the old store this way).
     package func stop() {
         condition.withLock {
-            stopping = true
+            life = .stopping
             made.cards.removeAll()
             made.previews.removeAll()
             condition.broadcast()
@@ -106,7 +72,7 @@ package final class DecodeWorker: @unchecked Sendable {
     /// Blocks until the thread has exited (tests).
     package func waitUntilFinished() {
         condition.lock(); defer { condition.unlock() }
-        while !finished { condition.wait() }
+        while life != .finished { condition.wait() }
     }
 
     /// Sets the card look and the wanted indices (full cards) and `previewIndices` (previews
@@ -132,13 +98,22 @@ package final class DecodeWorker: @unchecked Sendable {
             made.cards = made.cards.filter { keep.contains($0.key) }
             let keepPreviews = keep.union(previewIndices)
             made.previews = made.previews.filter { keepPreviews.contains($0.key) }
-            condition.broadcast()
+            // Only for work: a new order or window over cards all made (most changes in a page
+            // change: a card comes or goes, the spring's overshoot turns the direction) would
+            // wake the thread to find nothing, a context switch each way.
+            if nextJob() != nil {
+                wakes += 1
+                condition.broadcast()
+            }
         }
         return shownLocked(visible)
     }
 
     /// For each of `visible`, its full card, else its preview: what `want` returns, for a frame
     /// that asks what the one before it asked.
+    /// Times a new ask woke the thread (tests).
+    package var wakeCount: Int { condition.withLock { wakes } }
+
     package func shown(_ visible: [Int]) -> [Int: Card] {
         condition.lock(); defer { condition.unlock() }
         return shownLocked(visible)
@@ -158,7 +133,7 @@ package final class DecodeWorker: @unchecked Sendable {
         wants.blocking += indices
         defer { for index in indices { if let at = wants.blocking.firstIndex(of: index) { wants.blocking.remove(at: at) } } }
         condition.broadcast()
-        while !stopping, indices.contains(where: { made.cards[$0] == nil && made.failures[$0] == nil }) {
+        while life == .running, indices.contains(where: { made.cards[$0] == nil && made.failures[$0] == nil }) {
             condition.wait()
         }
     }
@@ -168,7 +143,7 @@ package final class DecodeWorker: @unchecked Sendable {
     /// The thread's start-up work (pruning the disk cache) is done first.
     package func waitUntilIdle() {
         condition.lock(); defer { condition.unlock() }
-        while !stopping, !made.pruned || nextJob() != nil { condition.wait() }
+        while life == .running, !made.pruned || nextJob() != nil { condition.wait() }
     }
 
     package func takeUpdate() -> Update {
@@ -239,7 +214,7 @@ package final class DecodeWorker: @unchecked Sendable {
         condition.lock()
         made.pruned = true
         condition.broadcast()
-        while !stopping {
+        while life == .running {
             guard let (index, isPreview) = nextJob(), let jobSpec = isPreview ? spec.preview : spec else {
                 condition.wait()
                 continue
@@ -257,7 +232,7 @@ package final class DecodeWorker: @unchecked Sendable {
                 FileStamp(path: paths[index]) == file ? CardContent(path: paths[index], file: file, spec: job.spec) : nil
             }
             condition.lock()
-            if stopping { break }
+            if life != .running { break }
             switch result {
             case .success(let card):
                 card.content = content
@@ -285,7 +260,7 @@ package final class DecodeWorker: @unchecked Sendable {
             // writes to the owner's eventfd, which is closed right after.
             onResult()
         }
-        finished = true
+        life = .finished
         condition.broadcast()
         condition.unlock()
     }

@@ -161,6 +161,8 @@ package final class ImageStore: CardSource, @unchecked Sendable {
     package func retryChangedFailures() -> [Int] { worker.retryChangedFailures() }
 
     package var cachedCount: Int { worker.cachedCount }
+    /// Times a frame's ask woke the decode thread (tests).
+    package var workerWakes: Int { worker.wakeCount }
     package var previewCount: Int { worker.previewCount }
 
     // MARK: - Window

@@ -73,6 +73,37 @@ final class ImageStoreTests: XCTestCase {
         XCTAssertNil(resized.cards(for: other)[1], "decoded again at the new size")
     }
 
+    /// A page change over cards all decoded leaves the decode thread asleep: the cards coming
+    /// and going, and the spring's overshoot turning the direction, change the ask but bring it
+    /// no work (each wake-up is a context switch each way, on a one-core board a frame's worth).
+    func testPagingOverDecodedCardsWakesNoDecodeThread() throws {
+        let five = Array(paths.prefix(5))
+        var config = CarouselConfig()
+        config.interval = 0
+        let viewport = Size(width: 640, height: 360)
+        var engine = CarouselEngine(config: config, itemCount: five.count, viewport: viewport, now: 0)
+        let spec = CardSpec(config: config, maxImagePixels: 1 << 24, cardWidth: config.cardWidth.resolve(in: viewport.width),
+                            cardHeight: config.cardHeight.resolve(in: viewport.height))
+        let store = ImageStore(paths: five, spec: spec, neighbours: 2)   // the window holds all five
+        store.waitUntilPrefetched(for: engine.layout())
+        _ = store.cards(for: engine.layout())
+        store.waitUntilIdle()
+        let wakes = store.workerWakes
+        var now = 0.0, frames = 0
+        for _ in 0..<5 {
+            _ = engine.page(by: 1, now: now)
+            repeat {
+                now += 1.0 / 60
+                _ = engine.update(now: now)
+                let layout = engine.layout()
+                XCTAssertEqual(store.cards(for: layout).count, Set(layout.cards.map(\.index)).count, "every card is there")
+                frames += 1
+            } while engine.isMoving
+        }
+        XCTAssertGreaterThan(frames, 100)
+        XCTAssertEqual(store.workerWakes, wakes, "five page changes, no wake-up")
+    }
+
     func testWindowWrapsAroundThePlaylistAndRespectsTheBudget() {
         let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27), neighbours: 2)
         let spec = CardSpec(width: 48, height: 27)
