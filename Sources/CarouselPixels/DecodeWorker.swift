@@ -109,11 +109,11 @@ package final class DecodeWorker: @unchecked Sendable {
         return shownLocked(visible)
     }
 
-    /// For each of `visible`, its full card, else its preview: what `want` returns, for a frame
-    /// that asks what the one before it asked.
     /// Times a new ask woke the thread (tests).
     package var wakeCount: Int { condition.withLock { wakes } }
 
+    /// For each of `visible`, its full card, else its preview: what `want` returns, for a frame
+    /// that asks what the one before it asked.
     package func shown(_ visible: [Int]) -> [Int: Card] {
         condition.lock(); defer { condition.unlock() }
         return shownLocked(visible)
@@ -227,10 +227,9 @@ package final class DecodeWorker: @unchecked Sendable {
             let result = Result { () throws(ImageError) in try makeCard(path: paths[index], spec: job.spec) }
             // A preview's failure is the file's: what it read (for a draft, the first scans) is bad.
             if case .failure(let error) = result { Log.warning("skipping \(paths[index]): \(error)") }
-            // Unchanged while it was read: the card's pixels are the stamped file's.
-            let content = file.flatMap { file in
-                FileStamp(path: paths[index]) == file ? CardContent(path: paths[index], file: file, spec: job.spec) : nil
-            }
+            // Unchanged while it was read: a card's pixels are the stamped file's; a failure is the file's.
+            let unchanged = FileStamp(path: paths[index]) == file
+            let content = file.flatMap { unchanged ? CardContent(path: paths[index], file: $0, spec: job.spec) : nil }
             condition.lock()
             if life != .running { break }
             switch result {
@@ -245,7 +244,7 @@ package final class DecodeWorker: @unchecked Sendable {
                     made.cards[index] = card
                     pending.ready.append(index)
                 }
-            case .failure where FileStamp(path: paths[index]) != file:
+            case .failure where !unchanged:
                 // The file changed while it was read (still being copied in): read it again.
                 break
             case .failure(let error):

@@ -59,7 +59,7 @@ package struct PlaneBufferPool<Buffer: PlaneBuffer> {
             // Until the buffers are `buffersKept`, a new one leaves the spares their pictures
             // (the first round of a short playlist); then the spare let go longest ago is filled.
             if entries.count + spares.count >= Self.buffersKept,
-               let spare = spares.lastIndex(where: { $0.buffer.width == source.width && $0.buffer.height == source.height }) {
+               let spare = spares.lastIndex(where: { $0.buffer.hasSize(source.width, source.height) }) {
                 buffer = spares.remove(at: spare).buffer
             } else {
                 buffer = try make(source.width, source.height)
@@ -85,7 +85,7 @@ package struct PlaneBufferPool<Buffer: PlaneBuffer> {
         // a place that a picture of the cards' size could keep.
         if !entries.isEmpty {
             spares.removeAll { spare in
-                !entries.values.contains { $0.buffer.width == spare.buffer.width && $0.buffer.height == spare.buffer.height }
+                !entries.values.contains { $0.buffer.hasSize(spare.buffer.width, spare.buffer.height) }
             }
         }
         let kept = max(Self.sparesKept, Self.buffersKept - entries.count)
@@ -106,4 +106,8 @@ package struct PlaneBufferPool<Buffer: PlaneBuffer> {
 package protocol PlaneBuffer: AnyObject {
     var width: Int { get }
     var height: Int { get }
+}
+
+extension PlaneBuffer {
+    func hasSize(_ width: Int, _ height: Int) -> Bool { self.width == width && self.height == height }
 }

@@ -30,6 +30,4 @@ package final class CardFramebuffers {
 
     /// Buffers showing cards, and spares.
     package var count: (cards: Int, spares: Int) { pool.count }
-    /// Cards copied into a buffer so far.
-    package var copies: Int { pool.copies }
 }
