@@ -125,6 +125,11 @@ package final class DecodeWorker: @unchecked Sendable {
         return shown
     }
 
+    /// The full cards of `indices` that are decoded, in that order (no previews).
+    package func decoded(_ indices: [Int]) -> [Card] {
+        condition.withLock { indices.compactMap { made.cards[$0] } }
+    }
+
     /// Puts `indices` first in the queue and blocks until each is decoded or failed.
     /// Their previews are skipped: whoever blocks wants the full cards, and soonest.
     package func waitUntilLoaded(_ indices: [Int]) {

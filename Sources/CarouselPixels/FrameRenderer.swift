@@ -14,6 +14,8 @@ package protocol FrameRenderer: AnyObject {
     func planeFrame(_ layout: FrameLayout, planes: PlaneCapabilities) -> PlaneFrame
     /// Draws the layout without its cards (background and dots): the primary plane under them.
     func drawBackground(_ layout: FrameLayout, into target: PixelBuffer)
+    /// The decoded cards of layouts the strip may show next, in their order, asking for none.
+    func upcomingCards(_ layouts: [FrameLayout]) -> [Card]
 }
 
 /// A frame for overlay planes, or the reason it must be composed on the CPU.
@@ -39,6 +41,7 @@ extension FrameRenderer {
         .compose(reason: "this renderer composes every frame")
     }
     package func drawBackground(_ layout: FrameLayout, into target: PixelBuffer) { draw(layout, into: target) }
+    package func upcomingCards(_ layouts: [FrameLayout]) -> [Card] { [] }
 }
 
 /// The daemon's renderer: the pixels compositor over the image store's pre-scaled cards.
@@ -83,6 +86,10 @@ package final class CompositorRenderer: FrameRenderer {
 
     package func drawBackground(_ layout: FrameLayout, into target: PixelBuffer) {
         compositor.compose(view.apply(layout).background, into: target)
+    }
+
+    package func upcomingCards(_ layouts: [FrameLayout]) -> [Card] {
+        layouts.flatMap { store.decodedCards(for: view.apply($0)) }
     }
 
     package var needsRefinement: Bool { compositor.needsRefinement }

@@ -99,6 +99,12 @@ package final class ImageStore: CardSource, @unchecked Sendable {
         return want(layout, direction: direction).shown
     }
 
+    /// The full cards decoded for `layout`'s visible indices, without asking for anything: a
+    /// layout the strip may show next (its neighbour pages), not the one on screen.
+    package func decodedCards(for layout: FrameLayout) -> [Card] {
+        worker.decoded(visibleIndices(layout))
+    }
+
     /// Tells the worker what `layout` needs; returns the full-card window and the visible cards.
     private func want(_ layout: FrameLayout, direction: Int) -> (wanted: [Int], shown: [Int: Card]) {
         let spec = spec(for: layout)

@@ -71,6 +71,38 @@ package struct PlaneBufferPool<Buffer: PlaneBuffer> {
         return buffer
     }
 
+    /// Readies buffers for the cards a page change may bring on screen (`sources`, the most
+    /// likely first), while nothing moves: each is copied now into a spare that holds none of
+    /// them, or a new buffer while there are fewer than `buffersKept`. In the middle of a page
+    /// change the copy (a whole card) would take a frame's time; now it takes the rest's. As
+    /// many as there are places for spares; a size no card on screen has is skipped.
+    package mutating func prepare<E: Error>(_ sources: [Card], make: (_ width: Int, _ height: Int) throws(E) -> Buffer,
+                                            fill: (Card, Buffer) -> Void) throws(E) {
+        let places = max(Self.sparesKept, Self.buffersKept - entries.count)
+        var wanted: [Key] = []
+        for source in sources where wanted.count < places {
+            let key = Key(source)
+            guard entries[key] == nil, !wanted.contains(key),
+                  entries.values.contains(where: { $0.buffer.hasSize(source.width, source.height) }) else { continue }
+            wanted.append(key)
+            if spares.contains(where: { $0.key == key }) { continue }
+            let buffer: Buffer
+            if entries.count + spares.count < Self.buffersKept {
+                buffer = try make(source.width, source.height)
+            } else if let spare = spares.lastIndex(where: { !wanted.contains($0.key) && $0.buffer.hasSize(source.width, source.height) }) {
+                buffer = spares.remove(at: spare).buffer
+            } else {
+                continue
+            }
+            fill(source, buffer)
+            copies += 1
+            spares.insert((key, buffer), at: 0)
+        }
+        // The readied pictures are let go last, the most likely last of all.
+        let readied = wanted.compactMap { key in spares.first { $0.key == key } }
+        spares = readied + spares.filter { !wanted.contains($0.key) }
+    }
+
     /// A commit was made: buffers no frame on screen or queued uses any more become spares.
     package mutating func committed() {
         commits += 1

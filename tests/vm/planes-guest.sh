@@ -106,6 +106,14 @@ ctl() { timeout 30 "$bin" ctl --socket $control "$@"; }
 capture() { mkdir -p "$out/wb-$1"; ctl writeback "$out/wb-$1" "$2" >/dev/null && ctl next >/dev/null \
   && { waitfor "writeback finished" "$log" 90 || { grep -i "writeback\|plane" "$log" | tail -5 | sed 's/^/    /'
                                                    dmesg | tail -5 | sed 's/^/    dmesg: /'; false; }; } && rests 1; }
+# waitfor_count PATTERN FILE N SECONDS: waits until FILE has N lines matching PATTERN
+waitfor_count() {
+  local end=$((SECONDS + $4))
+  until [ "$(grep -c "$1" "$2")" -ge "$3" ]; do
+    [ $SECONDS -lt $end ] || { echo "  (timed out waiting for $3 lines '$1' in $2)"; return 1; }
+    sleep 0.1
+  done
+}
 # cpus 1|2: takes the second emulated CPU offline for the CPU figures, and back. With two,
 # runs of one binary in one boot differed by half: the host runs both emulated CPUs on its two
 # cores beside QEMU's own thread, so a run's time depends on what the other CPU does (the
@@ -204,7 +212,12 @@ run stress conf-planes-still -5 debug   # as the unit runs it (Nice=-5)
 # Then one alone: its flip times (debug "frame N visible at T"), as gaps between one frame and
 # the next. (Read back, vkms would compose every frame on the CPU as well, which a display
 # engine does not.)
+readied=$(grep -c "copied in ahead" "$log")
 check "under stress: frames of a page change read back" capture stress 10
+# At rest after it, the next page change's new picture (the first round) is copied into a plane
+# buffer before that page change, not in its frames (a whole card's copy took 28 ms here).
+check "under stress: the next page change's new card readied at rest" \
+  waitfor_count "copied in ahead, at rest" "$log" $((readied + 1)) 60
 from=$(wc -l < "$log")
 ctl next >/dev/null; rests 2
 # Each gap between two flips, and the daemon's part of it: from the first flip to the commit of
@@ -213,6 +226,7 @@ ctl next >/dev/null; rests 2
 # `from` would otherwise count the rest until the command as a gap (1.2 s in one run).
 tail -n +"$from" "$log" | awk '/control: next/ { on = 1; p = 0; next } !on { next }
   /committed at/ { c = $NF } /visible at/ { t = $NF; if (p && c) print t - p, c - p; p = t; c = 0 }' > "$out/stress-gaps.txt"
+check "under stress: no card copied in the frames of the page change" sh -c "! tail -n +$from $log | grep 'copied in for a frame'"
 finish
 kill $stress 2>/dev/null; wait $stress 2>/dev/null
 

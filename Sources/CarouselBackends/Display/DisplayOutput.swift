@@ -44,6 +44,9 @@ package protocol DisplayOutput: AnyObject {
     /// Returns nil once queued (completion comes as for `present`), or why the driver refused
     /// them (nothing changed on screen: compose the frame instead).
     func present(cards: [PlaneCard], drawBackground: ((PixelBuffer) -> Void)?) throws(DisplayError) -> String?
+    /// While the cards are on overlay planes and nothing moves: copies `cards` (the next page
+    /// change's, the most likely first) into plane buffers now, not in that page change's frames.
+    func prepare(cards: [Card]) throws(DisplayError)
     /// `ctl writeback`: the next `frames` frames as the display engine composed them, read back
     /// into the directory `directory` (owned from here on). Says what it does, or why not.
     func startWriteback(frames: Int, directory: Int32) throws(DisplayError) -> String
@@ -76,4 +79,5 @@ extension DisplayOutput {
     package func present(cards: [PlaneCard], drawBackground: ((PixelBuffer) -> Void)?) throws(DisplayError) -> String? {
         "this output has no overlay planes"
     }
+    package func prepare(cards: [Card]) throws(DisplayError) {}
 }

@@ -80,6 +80,8 @@ package final class DisplaySupervisor: DisplayOutput {
         return try current.present(cards: cards, drawBackground: drawBackground)
     }
 
+    package func prepare(cards: [Card]) throws(DisplayError) { try current?.prepare(cards: cards) }
+
     package func startWriteback(frames: Int, directory: Int32) throws(DisplayError) -> String {
         guard let current else { close(directory); throw .noDevice("no display device") }
         return try current.startWriteback(frames: frames, directory: directory)

@@ -38,6 +38,11 @@ extension DrmOutput {
         return nil
     }
 
+    package func prepare(cards: [Card]) throws(DisplayError) {
+        guard let screen, screen.lit, !asleep, let planes = screen.cardPlanes else { return }
+        try planes.buffers.prepare(cards)
+    }
+
     /// `ctl writeback`: reads back the next `frames` frames into `directory` (a descriptor the
     /// capture owns from here on, closed by it, or here when it cannot start).
     package func startWriteback(frames: Int, directory: Int32) throws(DisplayError) -> String {

@@ -38,11 +38,24 @@ extension Daemon {
                 return false
             }
             view.background = bare
+            if !layout.isMoving { loop.post { [weak self] in self?.prepareNextCards(on: view) } }
             if view.planeLog.firstTime("planes") {
                 Log.info("\(name): cards on overlay planes (\(planes.overlays) available; \(cards.count) in this frame), "
                          + "background and dots on the primary plane")
             }
             return true
+        }
+    }
+
+    /// At rest on planes, after the frame's commit: the next page change's cards are copied into
+    /// plane buffers now, so that none is copied in that page change's frames (a refresh each).
+    private func prepareNextCards(on view: ScreenView) {
+        let cards = view.renderer.upcomingCards(engine.neighbourLayouts())
+        guard !cards.isEmpty else { return }
+        do {
+            try view.output.prepare(cards: cards)
+        } catch {
+            Log.error("readying cards for overlay planes on \(view.output.summary): \(error)")
         }
     }
 }

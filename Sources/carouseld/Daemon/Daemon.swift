@@ -54,7 +54,7 @@ protocol DaemonDelegate: AnyObject {
 final class Daemon {
     private(set) var engine: CarouselEngine
     let views: [ScreenView]
-    private let loop: EventLoop
+    let loop: EventLoop
     private var timer: LoopTimer!
     /// Events of the engine not yet handed to the delegate.
     private var events: [CarouselEvent] = []

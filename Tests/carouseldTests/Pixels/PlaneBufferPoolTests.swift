@@ -22,6 +22,8 @@ final class PlaneBufferPoolTests: XCTestCase {
         var pool = PlaneBufferPool<FakeBuffer>()
         var cards: [Int: Card] = [:]
         var made = 0
+        /// Cards copied for a frame (in the middle of a page change), not readied at rest.
+        var copiedInFrames = 0
 
         mutating func card(_ index: Int) throws -> Card {
             if let card = cards[index] { return card }
@@ -47,18 +49,33 @@ final class PlaneBufferPoolTests: XCTestCase {
                 let buffer = pool.buffer(for: card) { width, height in
                     made += 1
                     return FakeBuffer(width: width, height: height)
-                } fill: { $0.picture = card.content?.path }
+                } fill: {
+                    copiedInFrames += 1
+                    $0.picture = card.content?.path
+                }
                 XCTAssertEqual(buffer.picture, card.content?.path, "the buffer shows the card's picture")
             }
             pool.committed()
             cards = cards.filter { visible.contains($0.key) }
         }
 
+        /// At rest on `page`: the daemon readies the cards the pages either side bring, the next
+        /// one first.
+        mutating func rest(on page: Int) throws {
+            let sources = try [at(page + 2), at(page - 2)].map { try card($0) }
+            pool.prepare(sources) { width, height in
+                made += 1
+                return FakeBuffer(width: width, height: height)
+            } fill: { source, buffer in buffer.picture = source.content?.path }
+        }
+
+        func at(_ index: Int) -> Int { ((index % paths.count) + paths.count) % paths.count }
+
         /// A page change forward from `page`, as the default layout shows it: three cards, the
-        /// one behind leaves, two, the next one forward comes in, three.
-        mutating func page(from page: Int) throws {
-            let n = paths.count
-            let at = { (i: Int) in ((i % n) + n) % n }
+        /// one behind leaves, two, the next one forward comes in, three. `ready`: the daemon
+        /// readies the next cards at rest first.
+        mutating func page(from page: Int, ready: Bool = false) throws {
+            if ready { try rest(on: page) }
             for _ in 0..<3 { try frame([at(page - 1), at(page), at(page + 1)]) }
             for _ in 0..<8 { try frame([at(page), at(page + 1)]) }
             for _ in 0..<8 { try frame([at(page), at(page + 1), at(page + 2)]) }
@@ -127,6 +144,46 @@ final class PlaneBufferPoolTests: XCTestCase {
         XCTAssertLessThanOrEqual(made, PlaneBufferPool<FakeBuffer>.buffersKept)
     }
 
+    /// As the daemon does it: at rest, the engine's neighbour layouts and the store's decoded
+    /// cards for them (asking for none) are readied; the frames of the page changes then copy
+    /// nothing once the first page change is over, with six pictures (one copy a page).
+    func testSixPicturesReadiedFromTheEngineAndTheStore() throws {
+        let dir = try TestPictures.temporaryDirectory(self)
+        let paths = try (0..<6).map { i in
+            try TestPictures.writePNG(TestPictures.solid(0x203040 * UInt32(i + 1), width: 64, height: 36), "\(dir)/\(i).png")
+        }
+        var config = CarouselConfig()
+        config.interval = 0
+        config.emphasis.sideScale = 1
+        let viewport = Size(width: 1920, height: 1080)
+        var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
+        let store = ImageStore(paths: paths, spec: CardSpec(config: config, maxImagePixels: 1 << 24,
+                                                            cardWidth: config.cardWidth.resolve(in: viewport.width),
+                                                            cardHeight: config.cardHeight.resolve(in: viewport.height)))
+        var pool = PlaneBufferPool<FakeBuffer>()
+        let make = { (width: Int, height: Int) in FakeBuffer(width: width, height: height) }
+        var (now, inFrames, readied) = (0.0, [Int](), [Int]())
+        for _ in 0..<12 {
+            // At rest: what the store decodes meanwhile is there, then the next cards are readied.
+            store.waitUntilIdle()
+            pool.prepare(engine.neighbourLayouts().flatMap(store.decodedCards(for:)), make: make) { _, _ in }
+            readied.append(pool.copies)
+            _ = engine.page(by: 1, now: now)
+            repeat {
+                now += 1.0 / 60
+                _ = engine.update(now: now)
+                let layout = engine.layout()
+                store.waitUntilLoaded(for: layout)
+                let cards = store.cards(for: layout)
+                for placed in layout.cards { _ = pool.buffer(for: try XCTUnwrap(cards[placed.index]), make: make) { _ in } }
+                pool.committed()
+            } while engine.isMoving
+            inFrames.append(pool.copies - readied.last!)
+        }
+        XCTAssertEqual(Array(inFrames.dropFirst()), Array(repeating: 0, count: 11), "no copy in a page change's frames after the first")
+        XCTAssertEqual(readied[11] - readied[5], 6, "six page changes once round: one copy each, readied at rest")
+    }
+
     /// Previews shown first (smaller buffers) leave their places to the pictures.
     func testPreviewsShownFirstTakeNoPicturesPlace() throws {
         var pager = Pager(paths: try pictures(5))
@@ -147,6 +204,29 @@ final class PlaneBufferPoolTests: XCTestCase {
         XCTAssertEqual(pager.pool.copies - copies, 12, "one copy a page: the picture coming in left three pages ago")
         XCTAssertEqual(pager.made, made, "into a spare: no buffer made after the first round")
         XCTAssertEqual(pager.pool.count.spares, PlaneBufferPool<FakeBuffer>.buffersKept - 3, "at rest: three cards show")
+    }
+
+    /// Readied at rest, the card coming in is copied before its page change: the frames of a
+    /// page change copy nothing, with as many copies and buffers as without readying.
+    func testSixPicturesReadiedAtRestCopyNothingInAPageChange() throws {
+        var pager = Pager(paths: try pictures(6))
+        try pager.frame([5, 0, 1])
+        for page in 0..<6 { try pager.page(from: page, ready: true) }
+        let (copies, made, inFrames) = (pager.pool.copies, pager.made, pager.copiedInFrames)
+        for page in 6..<18 { try pager.page(from: page, ready: true) }
+        XCTAssertEqual(pager.copiedInFrames, inFrames, "no copy in the frames of twelve page changes")
+        XCTAssertEqual(pager.pool.copies - copies, 12, "one copy a page, at rest")
+        XCTAssertEqual(pager.made, made, "into a spare: no buffer made after the first round")
+        XCTAssertLessThanOrEqual(pager.made, PlaneBufferPool<FakeBuffer>.buffersKept + 1, "four cards of a frame and two spares at most")
+    }
+
+    func testFivePicturesReadiedAtRestCopyEachOnce() throws {
+        var pager = Pager(paths: try pictures(5))
+        try pager.frame([4, 0, 1])
+        for page in 0..<20 { try pager.page(from: page, ready: true) }
+        XCTAssertEqual(pager.pool.copies, 5, "each picture once")
+        XCTAssertEqual(pager.copiedInFrames, 3, "only the first frame's three cards are copied for a frame")
+        XCTAssertEqual(pager.made, PlaneBufferPool<FakeBuffer>.buffersKept)
     }
 
     func testAnEditedPictureIsCopiedAgain() throws {
