@@ -36,7 +36,10 @@ package struct PlaneBufferPool<Buffer: PlaneBuffer> {
     }
 
     private struct Entry {
-        let source: Card
+        /// A card without content, held so its identity (the key) is not reused while the
+        /// buffer lives. A card with content is not held: the store lets go of it when it
+        /// leaves the store's window, and its memory goes there, not in a frame's commit here.
+        let source: Card?
         let buffer: Buffer
         var lastCommit: Int
     }
@@ -67,7 +70,7 @@ package struct PlaneBufferPool<Buffer: PlaneBuffer> {
             fill(buffer)
             copies += 1
         }
-        entries[key] = Entry(source: source, buffer: buffer, lastCommit: commits)
+        entries[key] = Entry(source: source.content == nil ? source : nil, buffer: buffer, lastCommit: commits)
         return buffer
     }
 

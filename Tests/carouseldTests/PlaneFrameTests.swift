@@ -98,8 +98,9 @@ final class PlaneFrameTests: XCTestCase {
 
     func testEachWayFramesGoIsSaidOnceWhateverItsDetails() {
         var log = PlanePathLog()
-        XCTAssertTrue(log.firstTime("planes"))
-        XCTAssertFalse(log.firstTime("planes"))
+        XCTAssertTrue(log.firstOnPlanes())
+        XCTAssertFalse(log.firstOnPlanes())
+        XCTAssertTrue(log.firstTime("planes"), "a reason of that name is another way")
         XCTAssertTrue(log.firstTime("the planes cannot scale (a card at 0.8x)"))
         XCTAssertFalse(log.firstTime("the planes cannot scale (a card at 0.93x)"), "a scale is a detail, not a new reason")
         XCTAssertTrue(log.firstTime("3 cards on screen, 2 overlay planes"))

@@ -9,12 +9,20 @@ import CarouselPixels
 struct PlanePathLog {
     private var said: Set<String> = []
 
+    private var saidPlanes = false
+
     /// True the first time `what` is seen; the reason's details (in parentheses) do not count.
     mutating func firstTime(_ what: String) -> Bool {
-        // Every frame on planes asks about "planes": a lookup, not a split.
         if said.contains(what) { return false }
         let kind = what.split(separator: "(", maxSplits: 1).first.map(String.init) ?? what
         return said.insert(kind).inserted
+    }
+
+    /// True for the first frame on planes: asked every frame on planes, so a flag, not a string
+    /// hashed into the set.
+    mutating func firstOnPlanes() -> Bool {
+        defer { saidPlanes = true }
+        return !saidPlanes
     }
 }
 
@@ -39,7 +47,7 @@ extension Daemon {
             }
             view.background = bare
             if !layout.isMoving { loop.post { [weak self] in self?.prepareNextCards(on: view) } }
-            if view.planeLog.firstTime("planes") {
+            if view.planeLog.firstOnPlanes() {
                 Log.info("\(name): cards on overlay planes (\(planes.overlays) available; \(cards.count) in this frame), "
                          + "background and dots on the primary plane")
             }

@@ -240,6 +240,19 @@ final class PlaneBufferPoolTests: XCTestCase {
         XCTAssertEqual(pager.pool.copies - copies, 1, "only the edited picture is copied again")
     }
 
+    /// The store lets go of a card that leaves its window: the card's memory must go then, not
+    /// stay held by a buffer that shows its picture.
+    func testABufferDoesNotHoldACardWithContent() throws {
+        var pager = Pager(paths: try pictures(5))
+        weak var shown: Card?
+        try pager.frame([0])
+        shown = pager.cards[0]
+        XCTAssertNotNil(shown)
+        pager.cards.removeAll()
+        XCTAssertNil(shown, "freed once the store lets go, though its buffer still shows it")
+        XCTAssertEqual(pager.pool.count.cards, 1)
+    }
+
     func testACardWithoutContentIsKeptByTheCardItself() throws {
         var pool = PlaneBufferPool<FakeBuffer>()
         let a = try XCTUnwrap(Card(width: 8, height: 8, background: RGB(0)))
