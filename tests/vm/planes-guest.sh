@@ -16,7 +16,8 @@
 #   4. planes beside `stress-ng --cpu 2`: frames of a page change read back, then the gaps
 #      between the flips of the next, each with the daemon's part (OUT/planes/stress-gaps.txt);
 #   5. fbi cutting through the same pictures on vkms's fbdev: its CPU time over 5 pages.
-# CPU figures (all, user, kernel seconds) go to OUT/planes/cpu.txt, taken on one emulated CPU
+# CPU figures (all, user, kernel seconds by ticks; the daemon's also as the scheduler ran it)
+# go to OUT/planes/cpu.txt, taken on one emulated CPU
 # (see `cpus`). Waits are on the daemon's own log lines.
 # usage (in the guest): tests/vm/planes-guest.sh BINARY OUT
 set -u
@@ -34,10 +35,14 @@ section() { echo "  planes guest: $1 at $SECONDS s"; }
 # it first, plane-0; the dump does not print plane types)
 lit_overlays() { state | awk '/^plane\[/ { p++; in_plane = 1; next } /^[a-z]+\[/ { in_plane = 0 }
                                 in_plane && p > 1 && /crtc=crtc/ { n++ } END { print n + 0 }'; }
-# cpu_ticks: a process's utime and stime
-cpu_ticks() { awk '{ print $14, $15 }' "/proc/$1/stat"; }
-# cpu_between "U0 S0" "U1 S1": seconds of CPU in all, in user space and in the kernel
-cpu_between() { echo "$1 $2" | awk -v hz="$hz" '{ printf "%.3f %.3f %.3f", ($3 + $4 - $1 - $2) / hz, ($3 - $1) / hz, ($4 - $2) / hz }'; }
+# cpu_ticks: a process's utime and stime, and the nanoseconds its threads ran (schedstat)
+cpu_ticks() { echo "$(awk '{ print $14, $15 }' "/proc/$1/stat") $(cat /proc/$1/task/*/schedstat | awk '{ s += $1 } END { printf "%.0f", s }')"; }
+# cpu_between "U0 S0 N0" "U1 S1 N1": seconds of CPU in all, in user space and in the kernel (the
+# kernel's tick accounting: the task running at each tick is charged the tick), then the
+# seconds the scheduler ran the threads (measured at each switch). Ticks sample: a path that
+# runs a couple of ms a frame is charged about 90 ticks of 4 ms over a loop, give or take ten;
+# fbi's time is ticks too, so the two are compared in ticks.
+cpu_between() { echo "$1 $2" | awk -v hz="$hz" '{ printf "%.3f %.3f %.3f %.3f", ($4 + $5 - $1 - $2) / hz, ($4 - $1) / hz, ($5 - $2) / hz, ($6 - $3) / 1e9 }'; }
 
 control=/run/carouseld-planes.sock
 # Logs and the card cache on tmpfs, copied to OUT/planes/ after each run: writing the log or
