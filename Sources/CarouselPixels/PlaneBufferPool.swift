@@ -61,9 +61,8 @@ package struct PlaneBufferPool<Buffer: PlaneBuffer> {
         } else {
             // Until the buffers are `buffersKept`, a new one leaves the spares their pictures
             // (the first round of a short playlist); then the spare let go longest ago is filled.
-            if entries.count + spares.count >= Self.buffersKept,
-               let spare = spares.lastIndex(where: { $0.buffer.hasSize(source.width, source.height) }) {
-                buffer = spares.remove(at: spare).buffer
+            if entries.count + spares.count >= Self.buffersKept, let spare = takeSpare(source.width, source.height) {
+                buffer = spare
             } else {
                 buffer = try make(source.width, source.height)
             }
@@ -81,9 +80,8 @@ package struct PlaneBufferPool<Buffer: PlaneBuffer> {
     /// many as there are places for spares; a size no card on screen has is skipped.
     package mutating func prepare<E: Error>(_ sources: [Card], make: (_ width: Int, _ height: Int) throws(E) -> Buffer,
                                             fill: (Card, Buffer) -> Void) throws(E) {
-        let places = max(Self.sparesKept, Self.buffersKept - entries.count)
         var wanted: [Key] = []
-        for source in sources where wanted.count < places {
+        for source in sources where wanted.count < sparePlaces {
             let key = Key(source)
             guard entries[key] == nil, !wanted.contains(key),
                   entries.values.contains(where: { $0.buffer.hasSize(source.width, source.height) }) else { continue }
@@ -92,8 +90,8 @@ package struct PlaneBufferPool<Buffer: PlaneBuffer> {
             let buffer: Buffer
             if entries.count + spares.count < Self.buffersKept {
                 buffer = try make(source.width, source.height)
-            } else if let spare = spares.lastIndex(where: { !wanted.contains($0.key) && $0.buffer.hasSize(source.width, source.height) }) {
-                buffer = spares.remove(at: spare).buffer
+            } else if let spare = takeSpare(source.width, source.height, sparing: wanted) {
+                buffer = spare
             } else {
                 continue
             }
@@ -123,8 +121,17 @@ package struct PlaneBufferPool<Buffer: PlaneBuffer> {
                 !entries.values.contains { $0.buffer.hasSize(spare.buffer.width, spare.buffer.height) }
             }
         }
-        let kept = max(Self.sparesKept, Self.buffersKept - entries.count)
-        if spares.count > kept { spares.removeLast(spares.count - kept) }
+        if spares.count > sparePlaces { spares.removeLast(spares.count - sparePlaces) }
+    }
+
+    /// Spares kept beside the buffers showing cards.
+    private var sparePlaces: Int { max(Self.sparesKept, Self.buffersKept - entries.count) }
+
+    /// The spare of this size let go longest ago, holding none of the pictures in `sparing`,
+    /// taken out of the spares to be filled again.
+    private mutating func takeSpare(_ width: Int, _ height: Int, sparing: [Key] = []) -> Buffer? {
+        guard let index = spares.lastIndex(where: { !sparing.contains($0.key) && $0.buffer.hasSize(width, height) }) else { return nil }
+        return spares.remove(at: index).buffer
     }
 
     /// Lets go of every buffer (the screen is composed, or gone).

@@ -8,7 +8,6 @@ import CarouselPixels
 /// the two every few frames; the log must not.
 struct PlanePathLog {
     private var said: Set<String> = []
-
     private var saidPlanes = false
 
     /// True the first time `what` is seen; the reason's details (in parentheses) do not count.

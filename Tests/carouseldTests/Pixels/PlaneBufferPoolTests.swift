@@ -101,25 +101,51 @@ final class PlaneBufferPoolTests: XCTestCase {
         XCTAssertEqual(pager.made, PlaneBufferPool<FakeBuffer>.buffersKept, "one buffer a picture")
     }
 
-    /// The same with the engine's own layouts and the image store's cards (a picture that
-    /// leaves the store's window is decoded again: a new card object).
-    func testFivePicturesWithTheEngineAndTheStore() throws {
-        let dir = try TestPictures.temporaryDirectory(self)
-        let paths = try (0..<5).map { i in
-            try TestPictures.writePNG(TestPictures.solid(0x203040 * UInt32(i + 1), width: 64, height: 36), "\(dir)/\(i).png")
+    /// The plane path with the engine's own layouts and the image store's cards (a picture
+    /// that leaves the store's window is decoded again: a new card object), at 1920x1080.
+    struct StorePager {
+        var engine: CarouselEngine
+        let store: ImageStore
+        var pool = PlaneBufferPool<FakeBuffer>()
+        var now = 0.0
+        /// Buffers made: a box, so the pool's `make` can count while the pool is being changed.
+        let buffersMade = Box()
+        var made: Int { buffersMade.count }
+        var cardsSeen = Set<ObjectIdentifier>()
+
+        final class Box {
+            var count = 0
+            func make(_ width: Int, _ height: Int) -> FakeBuffer {
+                count += 1
+                return FakeBuffer(width: width, height: height)
+            }
         }
-        var config = CarouselConfig()
-        config.interval = 0
-        config.emphasis.sideScale = 1
-        let viewport = Size(width: 1920, height: 1080)
-        var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
-        let store = ImageStore(paths: paths, spec: CardSpec(config: config, maxImagePixels: 1 << 24,
+
+        init(pictures count: Int, in test: XCTestCase) throws {
+            let dir = try TestPictures.temporaryDirectory(test)
+            let paths = try (0..<count).map { i in
+                try TestPictures.writePNG(TestPictures.solid(0x203040 * UInt32(i + 1), width: 64, height: 36), "\(dir)/\(i).png")
+            }
+            var config = CarouselConfig()
+            config.interval = 0
+            config.emphasis.sideScale = 1
+            let viewport = Size(width: 1920, height: 1080)
+            engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
+            store = ImageStore(paths: paths, spec: CardSpec(config: config, maxImagePixels: 1 << 24,
                                                             cardWidth: config.cardWidth.resolve(in: viewport.width),
                                                             cardHeight: config.cardHeight.resolve(in: viewport.height)))
-        var pool = PlaneBufferPool<FakeBuffer>()
-        var (now, made, copiesAfterFirstRound, cardsSeen) = (0.0, 0, 0, Set<ObjectIdentifier>())
-        for page in 0..<15 {
-            if page == 5 { copiesAfterFirstRound = pool.copies }
+        }
+
+        /// At rest, as the daemon does it: what the store decodes meanwhile is there, then the
+        /// engine's neighbour layouts' decoded cards (asking the store for none) are readied.
+        mutating func readyAtRest() {
+            store.waitUntilIdle()
+            let sources = engine.neighbourLayouts().flatMap(store.decodedCards(for:))
+            pool.prepare(sources, make: buffersMade.make) { _, _ in }
+        }
+
+        /// One page change forward, a frame each 60th of a second, every card on a buffer.
+        mutating func pageChange() throws {
             _ = engine.page(by: 1, now: now)
             repeat {
                 now += 1.0 / 60
@@ -130,55 +156,37 @@ final class PlaneBufferPoolTests: XCTestCase {
                 for placed in layout.cards {
                     let card = try XCTUnwrap(cards[placed.index])
                     cardsSeen.insert(ObjectIdentifier(card))
-                    _ = pool.buffer(for: card) { width, height in
-                        made += 1
-                        return FakeBuffer(width: width, height: height)
-                    } fill: { _ in }
+                    _ = pool.buffer(for: card, make: buffersMade.make) { _ in }
                 }
                 pool.committed()
             } while engine.isMoving
         }
-        XCTAssertGreaterThan(cardsSeen.count, paths.count, "the store made some pictures' cards again")
-        XCTAssertEqual(copiesAfterFirstRound, 5, "each picture copied once in the first round")
-        XCTAssertEqual(pool.copies, 5, "ten more page changes copy nothing")
-        XCTAssertLessThanOrEqual(made, PlaneBufferPool<FakeBuffer>.buffersKept)
     }
 
-    /// As the daemon does it: at rest, the engine's neighbour layouts and the store's decoded
-    /// cards for them (asking for none) are readied; the frames of the page changes then copy
-    /// nothing once the first page change is over, with six pictures (one copy a page).
-    func testSixPicturesReadiedFromTheEngineAndTheStore() throws {
-        let dir = try TestPictures.temporaryDirectory(self)
-        let paths = try (0..<6).map { i in
-            try TestPictures.writePNG(TestPictures.solid(0x203040 * UInt32(i + 1), width: 64, height: 36), "\(dir)/\(i).png")
+    /// Five pictures with the engine and the store: no copy once round.
+    func testFivePicturesWithTheEngineAndTheStore() throws {
+        var pager = try StorePager(pictures: 5, in: self)
+        var copiesAfterFirstRound = 0
+        for page in 0..<15 {
+            if page == 5 { copiesAfterFirstRound = pager.pool.copies }
+            try pager.pageChange()
         }
-        var config = CarouselConfig()
-        config.interval = 0
-        config.emphasis.sideScale = 1
-        let viewport = Size(width: 1920, height: 1080)
-        var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
-        let store = ImageStore(paths: paths, spec: CardSpec(config: config, maxImagePixels: 1 << 24,
-                                                            cardWidth: config.cardWidth.resolve(in: viewport.width),
-                                                            cardHeight: config.cardHeight.resolve(in: viewport.height)))
-        var pool = PlaneBufferPool<FakeBuffer>()
-        let make = { (width: Int, height: Int) in FakeBuffer(width: width, height: height) }
-        var (now, inFrames, readied) = (0.0, [Int](), [Int]())
+        XCTAssertGreaterThan(pager.cardsSeen.count, 5, "the store made some pictures' cards again")
+        XCTAssertEqual(copiesAfterFirstRound, 5, "each picture copied once in the first round")
+        XCTAssertEqual(pager.pool.copies, 5, "ten more page changes copy nothing")
+        XCTAssertLessThanOrEqual(pager.made, PlaneBufferPool<FakeBuffer>.buffersKept)
+    }
+
+    /// Readied at rest as the daemon does it, six pictures: the frames of the page changes copy
+    /// nothing once the first page change is over (one copy a page, at rest).
+    func testSixPicturesReadiedFromTheEngineAndTheStore() throws {
+        var pager = try StorePager(pictures: 6, in: self)
+        var (inFrames, readied) = ([Int](), [Int]())
         for _ in 0..<12 {
-            // At rest: what the store decodes meanwhile is there, then the next cards are readied.
-            store.waitUntilIdle()
-            pool.prepare(engine.neighbourLayouts().flatMap(store.decodedCards(for:)), make: make) { _, _ in }
-            readied.append(pool.copies)
-            _ = engine.page(by: 1, now: now)
-            repeat {
-                now += 1.0 / 60
-                _ = engine.update(now: now)
-                let layout = engine.layout()
-                store.waitUntilLoaded(for: layout)
-                let cards = store.cards(for: layout)
-                for placed in layout.cards { _ = pool.buffer(for: try XCTUnwrap(cards[placed.index]), make: make) { _ in } }
-                pool.committed()
-            } while engine.isMoving
-            inFrames.append(pool.copies - readied.last!)
+            pager.readyAtRest()
+            readied.append(pager.pool.copies)
+            try pager.pageChange()
+            inFrames.append(pager.pool.copies - readied.last!)
         }
         XCTAssertEqual(Array(inFrames.dropFirst()), Array(repeating: 0, count: 11), "no copy in a page change's frames after the first")
         XCTAssertEqual(readied[11] - readied[5], 6, "six page changes once round: one copy each, readied at rest")
