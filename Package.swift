@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.0
 import PackageDescription
 
 // The fuzz targets (Fuzz/Package.swift, run by scripts/fuzz) reach the daemon's parsers and
@@ -9,7 +9,6 @@ let fuzzLibrary = Context.environment["CAROUSELD_FUZZ_LIBRARY"] != nil
 let carouseldDependencies: [Target.Dependency] = [
     "CarouselEngine", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CDRM", "CInput", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland", "CCEC",
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
-    .product(name: "SystemPackage", package: "swift-system"),
 ]
 
 let package = Package(
@@ -26,8 +25,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // FileDescriptor and Errno: typed system calls, EINTR retried in one place.
-        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // libdrm: KMS modesetting, dumb buffers, page flips.
@@ -58,6 +55,8 @@ let package = Package(
             name: "CTOML",
             cxxSettings: [.define("TOML_HEADER_ONLY", to: "0"), .define("TOML_SHARED_LIB", to: "1")],
             linkerSettings: [.linkedLibrary("tomlplusplus")]),
+        // libinput's log handler takes a va_list: it is C here (see the header), Swift gets lines.
+        .target(name: "CLibinputLog", linkerSettings: [.linkedLibrary("input")]),
         // libjpeg's own API, a band of rows at a time; its fatal errors need setjmp (see the header).
         .target(name: "CJPEGStream", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng's own API, a row at a time; its fatal errors need setjmp too (see the header).
@@ -74,26 +73,23 @@ let package = Package(
         // with libinput, or a Wayland compositor's window and seat; and the screen plan.
         .target(name: "CarouselBackends", dependencies: [
             "CarouselCore", "CarouselEngine", "CarouselPixels", "CarouselConfig",
-            "CDRM", "CInput", "CImaging", "CWayland", "CYAML",
-            .product(name: "SystemPackage", package: "swift-system"),
-        ]),
+            "CDRM", "CInput", "CLibinputLog", "CImaging", "CWayland", "CYAML",
+            ]),
         // The bottom layer of the daemon: the event loop with its timers and watches (tokens),
         // clocks, owned descriptors, logging, systemd notification. Depends on no other layer.
         .target(name: "CarouselCore", dependencies: [
-            "CInput", "CSystemd", .product(name: "SystemPackage", package: "swift-system"),
+            "CInput", "CSystemd",
         ]),
         // Pictures: decoders, the card cache on disk, the image store and its decode thread, the
         // compositor and the frame renderer. Takes plain values (CardSpec, sizes), not the config.
         .target(name: "CarouselPixels", dependencies: [
             "CarouselCore", "CarouselEngine", "CImaging", "CInput", "CJPEGStream", "CPNGStream",
-            .product(name: "SystemPackage", package: "swift-system"),
-        ]),
+            ]),
         // The config directory: carouseld.conf (toml++), playlists, schedules, the watcher and the
         // reload that keeps the last good config. Knows nothing of screens or pictures.
         .target(name: "CarouselConfig", dependencies: [
             "CarouselCore", "CarouselEngine", "CTOML", "CInput",
-            .product(name: "SystemPackage", package: "swift-system"),
-        ]),
+            ]),
         fuzzLibrary ? .target(name: "carouseld", dependencies: carouseldDependencies, exclude: ["Carouseld.swift"])
                     : .executableTarget(name: "carouseld", dependencies: carouseldDependencies),
         // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).

@@ -21,7 +21,9 @@ struct WaylandScanner: BuildToolPlugin {
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let share = "/usr/share/wayland-protocols"
-        let generated = target.directoryURL.appending(path: "generated").path
+        // The package's directory, not `target.directoryURL`: that needs tools version 6.1, and
+        // the arm64 build's Swift (Debian 13's 6.0.3) reads 6.0 at most.
+        let generated = context.package.directoryURL.appending(path: "Sources/\(target.name)/generated").path
         // For each XML: NAME-client-protocol.h and NAME-protocol.inc, written to a temporary
         // file first and moved over the old one only when different.
         var script = "set -e; command -v wayland-scanner >/dev/null || "

@@ -83,7 +83,7 @@ package final class ConfigWatcher {
         var rewatch = false
         while true {
             // Nothing left (EAGAIN) ends the loop like an error would: EINTR is retried.
-            let read = buffer.withUnsafeMutableBytes { try? inotify.descriptor.read(into: $0, retryOnInterrupt: true) }
+            let read = buffer.withUnsafeMutableBytes { try? inotify.read(into: $0) }
             guard let count = read, count > 0 else { break }
             let events = buffer
             Self.forEachEvent(in: events, count: count) { wd, mask, name in

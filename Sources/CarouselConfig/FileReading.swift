@@ -1,6 +1,5 @@
 import CarouselCore
 import Glibc
-import SystemPackage
 
 /// Reads small text files (the config and the playlist) whole. Not `ImageFile.read`, because
 /// for a config an empty file is valid, an oversized one is an error rather than cut short, and

@@ -1,5 +1,4 @@
 import Glibc
-import SystemPackage
 
 /// journald-friendly logging: one line per event on stderr, with the syslog priority
 /// prefix (`<3>` error, `<4>` warning, `<6>` info, `<7>` debug) that journald reads.
@@ -84,9 +83,10 @@ package func escapedFileName(_ bytes: [UInt8]) -> String {
     return out
 }
 
-/// Whole writes to stderr (fd 2): swift-system retries EINTR and short writes.
+/// Whole writes to stderr (fd 2), EINTR and short writes retried.
 package enum StandardError {
     package static func write(_ text: String) {
-        _ = try? FileDescriptor.standardError.writeAll(text.utf8)
+        var text = text
+        text.withUTF8 { try? writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 }

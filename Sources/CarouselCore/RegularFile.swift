@@ -1,5 +1,4 @@
 import Glibc
-import SystemPackage
 
 /// A regular file opened for reading, with its size. The open does not block (a FIFO under a
 /// picture's or the config's name cannot hang the event loop) and anything but a regular file
@@ -17,14 +16,12 @@ package struct RegularFile: ~Copyable {
     package init(_ path: String) throws(OpenFailure) {
         let owned: OwnedDescriptor
         do {
-            owned = OwnedDescriptor(try FileDescriptor.open(FilePath(path), .readOnly,
-                                                            options: [.closeOnExec, .nonBlocking]))
+            owned = try OwnedDescriptor.open(path, O_RDONLY | O_NONBLOCK)
         } catch {
-            let errno = error as? Errno ?? .ioError
-            throw errno == .noSuchFileOrDirectory || errno == .notDirectory ? .missing : .system(errno)
+            throw error == .noSuchFileOrDirectory || error == .notDirectory ? .missing : .system(error)
         }
         var info = stat()
-        guard fstat(owned.rawValue, &info) == 0 else { throw .system(Errno(rawValue: Glibc.errno)) }
+        guard fstat(owned.rawValue, &info) == 0 else { throw .system(Errno.current) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile }
         size = Int(info.st_size)
         self.owned = owned
@@ -35,14 +32,7 @@ package struct RegularFile: ~Copyable {
     package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(Errno) -> Int {
         var count = 0
         while count < buffer.count {
-            let got: Int
-            do {
-                got = try owned.descriptor.read(fromAbsoluteOffset: Int64(offset + count),
-                                                into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]),
-                                                retryOnInterrupt: true)
-            } catch {
-                throw error as? Errno ?? .ioError
-            }
+            let got = try owned.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]), at: offset + count)
             if got == 0 { break }
             count += got
         }

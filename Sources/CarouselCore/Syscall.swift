@@ -1,5 +1,22 @@
 import Glibc
-import SystemPackage
+
+/// An errno value, printable in strerror's words ("Permission denied"). Ours rather than
+/// swift-system's: swift-system 1.8 needs tools version 6.1, and the arm64 build uses Debian 13's
+/// Swift 6.0.3 (see DESIGN §13), so the few calls it wrapped are wrapped here.
+package struct Errno: Error, Equatable, CustomStringConvertible {
+    package var rawValue: Int32
+    package init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// The calling thread's errno now.
+    package static var current: Errno { Errno(rawValue: Glibc.errno) }
+    package static let ioError = Errno(rawValue: EIO)
+    package static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
+    package static let notDirectory = Errno(rawValue: ENOTDIR)
+    package static let permissionDenied = Errno(rawValue: EACCES)
+    package static let notPermitted = Errno(rawValue: EPERM)
+
+    package var description: String { String(cString: strerror(rawValue)) }
+}
 
 /// A failed system call: the call's name and errno, printable as "open: Permission denied".
 package struct SystemError: Error, CustomStringConvertible {
@@ -12,13 +29,11 @@ package struct SystemError: Error, CustomStringConvertible {
     package var description: String { "\(call): \(errno)" }
 }
 
-/// "Permission denied" for an errno value (swift-system's wording, which is strerror's).
+/// "Permission denied" for an errno value (strerror's wording).
 package func describe(errno: Int32) -> String { Errno(rawValue: errno).description }
 
 /// Runs a system call that returns -1 on failure, retrying on EINTR (like swift-nio's
-/// `syscall(blocking:)`), and throws `SystemError` for any other failure. The one EINTR loop for
-/// calls swift-system does not wrap (epoll, timerfd, eventfd, signalfd, inotify); file
-/// descriptors swift-system does wrap are opened and read through `FileDescriptor`.
+/// `syscall(blocking:)`), and throws `SystemError` for any other failure: the one EINTR loop.
 @discardableResult
 package func syscall<T: FixedWidthInteger>(_ name: String, _ body: () -> T) throws -> T {
     while true {
@@ -27,5 +42,14 @@ package func syscall<T: FixedWidthInteger>(_ name: String, _ body: () -> T) thro
         let err = Glibc.errno
         if err == EINTR { continue }
         throw SystemError(call: name, errno: err)
+    }
+}
+
+/// Writes all of `bytes` to `fd`, retrying EINTR and short writes.
+package func writeAll(_ fd: CInt, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+    var done = 0
+    while done < bytes.count {
+        let put = write(fd, bytes.baseAddress! + done, bytes.count - done)
+        if put >= 0 { done += put } else if errno != EINTR { throw Errno.current }
     }
 }

@@ -1,6 +1,5 @@
 import CarouselCore
 import Glibc
-import SystemPackage
 
 /// Reads picture files, turning every failure into a named `ImageError`.
 /// Files are read by pread (not mapped from the file) so one truncated by someone else

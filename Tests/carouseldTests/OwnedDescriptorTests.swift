@@ -1,7 +1,6 @@
 @testable import CarouselBackends
 @testable import CarouselCore
 import Glibc
-import SystemPackage
 import XCTest
 @testable import carouseld
 

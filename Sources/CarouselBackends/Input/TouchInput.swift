@@ -2,6 +2,7 @@ import CarouselConfig
 import CarouselCore
 import CarouselEngine
 import CInput
+import CLibinputLog
 import Glibc
 
 /// Why live input could not start.
@@ -42,7 +43,7 @@ package final class InputSource {
         guard let libinput = Self.makeContext(udev: udev.pointer) else {
             throw InputError(description: "input: libinput_udev_create_context failed")
         }
-        libinput_log_set_handler(libinput.pointer, libinputLogHandler)
+        carouseld_libinput_log_to(libinput.pointer, libinputLogSink)
         if libinput_udev_assign_seat(libinput.pointer, settings.input.seat) != 0 {
             throw InputError(description: "input: cannot assign seat \"\(settings.input.seat)\" (is systemd-udevd running?)")
         }
@@ -169,15 +170,13 @@ package final class InputSource {
     }
 }
 
-/// Routes libinput's own messages into carouseld's log (one line each, journald priorities).
-private let libinputLogHandler: libinput_log_handler = { _, priority, format, args in
-    guard let format, let args else { return }
-    var buffer = [CChar](repeating: 0, count: 512)
-    _ = vsnprintf(&buffer, buffer.count, format, args)
-    let length = buffer.firstIndex(of: 0) ?? buffer.count
-    var message = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+/// Routes libinput's own messages into carouseld's log (one line each, journald priorities),
+/// formatted by the C shim (CLibinputLog).
+private let libinputLogSink: carouseld_libinput_log_sink = { priority, text in
+    guard let text else { return }
+    var message = String(cString: text)
     while message.last?.isNewline == true { message.removeLast() }
-    switch priority {
+    switch libinput_log_priority(rawValue: UInt32(priority)) {
     case LIBINPUT_LOG_PRIORITY_ERROR: Log.error("libinput: \(message)")
     case LIBINPUT_LOG_PRIORITY_INFO: Log.info("libinput: \(message)")
     default: Log.debug("libinput: \(message)")

@@ -41,17 +41,21 @@ package enum YAMLTree {
         guard yaml_parser_initialize(&parser) == 1 else { throw YAMLSyntaxError(problem: "out of memory") }
         defer { yaml_parser_delete(&parser) }
         let bytes = Array(text.utf8)
-        return try bytes.withUnsafeBufferPointer { (buffer) throws(YAMLSyntaxError) -> YAMLNode? in
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            var builder = Builder()
-            while !builder.done {
-                var event = yaml_event_t()
-                guard yaml_parser_parse(&parser, &event) == 1 else { throw syntaxError(parser) }
-                defer { yaml_event_delete(&event) }
-                try builder.add(event)
+        // Through Result: Swift 6.0's withUnsafeBufferPointer rethrows untyped errors.
+        let parsed = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(YAMLSyntaxError) -> YAMLNode? in
+                yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+                var builder = Builder()
+                while !builder.done {
+                    var event = yaml_event_t()
+                    guard yaml_parser_parse(&parser, &event) == 1 else { throw syntaxError(parser) }
+                    defer { yaml_event_delete(&event) }
+                    try builder.add(event)
+                }
+                return builder.root
             }
-            return builder.root
         }
+        return try parsed.get()
     }
 
     private static func syntaxError(_ parser: yaml_parser_t) -> YAMLSyntaxError {

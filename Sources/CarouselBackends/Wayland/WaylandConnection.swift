@@ -1,7 +1,6 @@
 import CarouselCore
 import CWayland
 import Glibc
-import SystemPackage
 
 /// What the compositor says about one of its outputs, for `carouseld outputs`.
 package final class WaylandOutputInfo {

@@ -266,9 +266,14 @@ package final class WaylandOutput: DisplayOutput {
         feedback.presentedAt = Double(seconds) + Double(nanoseconds) / 1e9
     }
 
-    nonisolated(unsafe) private static let surfaceListener = listenerTable(wl_surface_listener(
-        enter: { data, _, output in listenerOwner(data, as: WaylandOutput.self)?.outputsChanged(entered: output) },
-        leave: { data, _, output in listenerOwner(data, as: WaylandOutput.self)?.outputsChanged(entered: nil, left: output) }))
+    // Filled field by field: libwayland 1.23 (Debian 13) adds preferred_buffer_scale and _transform
+    // (wl_surface v6), which the wl_compositor version bound here (4) never sends: they stay NULL.
+    nonisolated(unsafe) private static let surfaceListener: UnsafeMutablePointer<wl_surface_listener> = {
+        let listener = listenerTable(wl_surface_listener())
+        listener.pointee.enter = { data, _, output in listenerOwner(data, as: WaylandOutput.self)?.outputsChanged(entered: output) }
+        listener.pointee.leave = { data, _, output in listenerOwner(data, as: WaylandOutput.self)?.outputsChanged(entered: nil, left: output) }
+        return listener
+    }()
 
     nonisolated(unsafe) private static let xdgSurfaceListener = listenerTable(xdg_surface_listener(
         configure: { data, _, serial in listenerOwner(data, as: WaylandOutput.self)?.configure(serial: serial) }))

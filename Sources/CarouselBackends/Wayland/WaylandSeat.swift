@@ -167,32 +167,37 @@ package final class WaylandSeat {
         shape: { _, _, _, _, _ in },
         orientation: { _, _, _, _ in }))
 
-    nonisolated(unsafe) private static let pointerListener = listenerTable(wl_pointer_listener(
-        enter: { data, _, _, surface, x, y in
+    // Filled field by field: libwayland 1.23 (Debian 13) adds axis_relative_direction (wl_pointer
+    // v9), which the wl_seat version bound here (5) never sends, so it stays NULL.
+    nonisolated(unsafe) private static let pointerListener: UnsafeMutablePointer<wl_pointer_listener> = {
+        let listener = listenerTable(wl_pointer_listener())
+        listener.pointee.enter = { data, _, _, surface, x, y in
             guard let seat = listenerOwner(data, as: WaylandSeat.self) else { return }
             seat.focus.pointer = seat.window(of: surface)
             let w = seat.focus.pointer
             seat.pointerEvent(seat.events.pointerEnter(x: seat.scaled(x, window: w), y: seat.scaled(y, window: w),
                                                        now: MonotonicClock.now()))
-        },
-        leave: { _, _, _, _ in },
-        motion: { data, _, ms, x, y in
+        }
+        listener.pointee.leave = { _, _, _, _ in }
+        listener.pointee.motion = { data, _, ms, x, y in
             guard let seat = listenerOwner(data, as: WaylandSeat.self) else { return }
             let w = seat.focus.pointer
             seat.pointerEvent(seat.events.pointerMotion(x: seat.scaled(x, window: w), y: seat.scaled(y, window: w),
                                                         ms: ms, now: MonotonicClock.now()))
-        },
-        button: { data, _, _, ms, button, state in
+        }
+        listener.pointee.button = { data, _, _, ms, button, state in
             guard let seat = listenerOwner(data, as: WaylandSeat.self) else { return }
             seat.pointerEvent(seat.events.pointerButton(button: button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue,
                                                         ms: ms, now: MonotonicClock.now()))
-        },
-        axis: { _, _, _, _, _ in },
-        frame: { data, _ in listenerOwner(data, as: WaylandSeat.self)?.pointerFrame() },
-        axis_source: { _, _, _ in },
-        axis_stop: { _, _, _, _ in },
-        axis_discrete: { _, _, _, _ in },
-        axis_value120: { _, _, _, _ in }))
+        }
+        listener.pointee.axis = { _, _, _, _, _ in }
+        listener.pointee.frame = { data, _ in listenerOwner(data, as: WaylandSeat.self)?.pointerFrame() }
+        listener.pointee.axis_source = { _, _, _ in }
+        listener.pointee.axis_stop = { _, _, _, _ in }
+        listener.pointee.axis_discrete = { _, _, _, _ in }
+        listener.pointee.axis_value120 = { _, _, _, _ in }
+        return listener
+    }()
 
     nonisolated(unsafe) private static let keyboardListener = listenerTable(wl_keyboard_listener(
         keymap: { data, _, format, fd, size in

@@ -2,7 +2,6 @@ import CarouselConfig
 import CarouselCore
 import CarouselPixels
 import Glibc
-import SystemPackage
 
 /// Runs a program and collects its standard output: the benchmark measures peak RSS in a fresh
 /// carouseld process. posix_spawn, because Foundation's `Process` is not linked (full
@@ -15,14 +14,15 @@ enum ChildProcess {
     /// The exit status (or 128 + signal) and everything the child wrote to stdout. `quiet`:
     /// its stderr goes to /dev/null (a reference tool's own complaints; its status tells).
     static func run(_ path: String, _ arguments: [String], quiet: Bool = false) throws -> (status: Int32, output: String) {
-        let pipe = try FileDescriptor.pipe()
-        let readEnd = OwnedDescriptor(pipe.readEnd)
         // Close-on-exec: the child gets only the dup2'd stdout, not the pipe's own ends.
-        for fd in [pipe.readEnd, pipe.writeEnd] { _ = fcntl(fd.rawValue, F_SETFD, FD_CLOEXEC) }
+        var ends: [CInt] = [-1, -1]
+        try syscall("pipe") { pipe(&ends) }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let readEnd = OwnedDescriptor(adopting: ends[0])
         var pid: pid_t = 0
         let spawned = { () -> Int32 in
             // Our write end closes when this returns: the read below ends when the child's does.
-            let writeEnd = OwnedDescriptor(pipe.writeEnd)
+            let writeEnd = OwnedDescriptor(adopting: ends[1])
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
@@ -35,7 +35,7 @@ enum ChildProcess {
         guard spawned == 0 else { throw Failure(description: "cannot start \(path): \(describe(errno: spawned))") }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        while let n = try? chunk.withUnsafeMutableBytes({ try readEnd.descriptor.read(into: $0, retryOnInterrupt: true) }),
+        while let n = try? chunk.withUnsafeMutableBytes({ try readEnd.read(into: $0) }),
               n > 0 {
             output += chunk[..<n]
         }

@@ -1,7 +1,6 @@
 import CarouselCore
 import CInput
 import Glibc
-import SystemPackage
 
 /// The daemon's control socket (`/run/carouseld/control`): one request per line (at most
 /// 4 KB), one JSON line per answer, any number of requests per connection. It never blocks the
@@ -82,7 +81,7 @@ final class ControlServer {
         for _ in 0..<16 {
             var file: Int32 = -1
             let count = buffer.withUnsafeMutableBytes { carouseld_receive_with_fd(fd, $0.baseAddress, $0.count, &file) }
-            if file >= 0 { client.passed = OwnedDescriptor(FileDescriptor(rawValue: file)) }
+            if file >= 0 { client.passed = OwnedDescriptor(adopting: file) }
             if count < 0 && errno == EINTR { continue }
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
             guard count > 0 else { return drop(fd) }   // end of file or an error

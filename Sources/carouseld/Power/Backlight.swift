@@ -1,6 +1,5 @@
 import CarouselCore
 import Glibc
-import SystemPackage
 
 /// A panel's backlight (`/sys/class/backlight/NAME`), switched with the screen: a KMS screen
 /// going off stops the signal, but a touch panel's backlight may stay lit. Off writes
@@ -39,9 +38,8 @@ final class Backlight {
         let path = "\(directory)/\(attribute)"
         do {
             // O_TRUNC as the shell's `echo 0 > brightness` does: sysfs accepts it, and a plain file (tests) needs it.
-            let fd = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.closeOnExec, .truncate])
-            defer { try? fd.close() }
-            _ = try fd.writeAll(Array(value.utf8))
+            let fd = try OwnedDescriptor.open(path, O_WRONLY | O_TRUNC)
+            try Array(value.utf8).withUnsafeBytes { try fd.writeAll($0) }
         } catch {
             if !failed {
                 Log.warning("backlight \(path): cannot write (\(error)); the screen is switched by KMS alone "
@@ -56,8 +54,7 @@ final class Backlight {
 
     /// A sysfs attribute's value without its newline; nil when it cannot be read.
     static func read(_ path: String) -> String? {
-        guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) else { return nil }
-        defer { try? fd.close() }
+        guard let fd = try? OwnedDescriptor.open(path, O_RDONLY) else { return nil }
         var bytes = [UInt8](repeating: 0, count: 64)
         guard let count = try? bytes.withUnsafeMutableBytes({ try fd.read(into: $0) }) else { return nil }
         return String(decoding: bytes.prefix(count), as: UTF8.self).split(whereSeparator: \.isWhitespace).first.map(String.init)
@@ -74,7 +71,7 @@ final class Backlight {
             let owners = Set(connectors.map { "\($0.card)-\($0.connector)" })
             return names(sysfs: sysfs).filter { name in
                 guard let target = realpath("\(sysfs)/class/backlight/\(name)") else { return false }
-                return owners.contains(FilePath(target).removingLastComponent().lastComponent?.string ?? "")
+                return owners.contains(target.split(separator: "/").dropLast().last.map(String.init) ?? "")
             }.map { Backlight(name: $0, sysfs: sysfs) }
         default:
             let named = Backlight(name: setting, sysfs: sysfs)

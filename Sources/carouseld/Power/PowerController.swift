@@ -1,7 +1,6 @@
 import CarouselBackends
 import CarouselConfig
 import CarouselCore
-import SystemPackage
 /// Sleeps and wakes the screens by the `[[screen]]` schedule, `ctl screen on|off|auto` and
 /// touch (`ScreenPower`), on a realtime timer that also wakes when the clock is stepped.
 /// Asleep, a KMS screen's CRTC is inactive (no signal: the monitor goes to standby), not a
@@ -26,7 +25,7 @@ final class PowerController {
         self.screens = screens
         self.clock = clock
         connectors = zip(displays, screenNames).compactMap { display, name in
-            name.map { (FilePath(display.devicePath).lastComponent?.string ?? "", $0) }
+            name.map { (display.devicePath.split(separator: "/").last.map(String.init) ?? "", $0) }
         }
         timer = try RealtimeTimer()
         timerWatch = try loop.watch(timer.fd, name: "screen schedule") { [unowned self] in
