@@ -27,7 +27,9 @@ field() { dpkg-deb -f "$deb" "$1"; }
 bin=$root/usr/bin/carouseld
 
 # --- what is in it ------------------------------------------------------------------------------
-for path in /usr/bin/carouseld /lib/systemd/system/carouseld.service /lib/systemd/system/carouseld-kiosk.service \
+# The units' directory: /lib/systemd/system from Debian 12, /usr/lib/systemd/system from 13.
+unitdir=/lib/systemd/system; grep -qx /usr/lib/systemd/system/carouseld.service <<<"$files" && unitdir=/usr/lib/systemd/system
+for path in /usr/bin/carouseld $unitdir/carouseld.service $unitdir/carouseld-kiosk.service \
             /usr/lib/sysusers.d/carouseld.conf \
             /etc/carouseld/carouseld.conf /usr/share/doc/carouseld/README.md /usr/share/doc/carouseld/configuration.md.gz \
             /usr/share/doc/carouseld/copyright /usr/share/doc/carouseld/changelog.gz \
@@ -53,7 +55,7 @@ check "conffiles are all under /etc/carouseld" bash -c '! grep -qv "^/etc/carous
 # --- Depends: Debian's runtime libraries, nothing from a toolchain -----------------------------
 depends=$(field Depends)
 echo "Depends: $depends"
-for lib in libc6 libdrm2 libinput10 libudev1 libsystemd0 libturbojpeg0 libjpeg62-turbo libpng16-16 \
+for lib in libc6 libdrm2 libinput10 libudev1 libsystemd0 libturbojpeg0 libjpeg62-turbo 'libpng16-16(t64)?' \
            libwebp7 libwebpdemux2 libexif12 libpixman-1-0 libwayland-client0 libxkbcommon0; do
   check "Depends: $lib" grep -Eq "(^|[ ,|])$lib( |,|$)" <<<"$depends"
 done
@@ -62,7 +64,7 @@ check "Depends: systemd-sysusers provider (systemd | systemd-standalone-sysusers
 check "Depends: nothing from Swift" bash -c '! grep -Eiq "swift|libicu|foundation|dispatch" <<<"$1"' _ "$depends"
 
 # --- unit and user ------------------------------------------------------------------------------
-unit=$root/lib/systemd/system/carouseld.service
+unit=$root$unitdir/carouseld.service
 check "unit: ExecStart=/usr/bin/carouseld" grep -q '^ExecStart=/usr/bin/carouseld ' "$unit"
 check "unit: Documentation= in /usr/share/doc/carouseld, and that file is in the package" bash -c '
   doc=$(sed -n "s|^Documentation=.*file:\(/usr/share/doc/carouseld/[^ ]*\).*|\1|p" "$1")
@@ -86,7 +88,7 @@ check "postinst: carouseld-kiosk.service (cage) is installed but not enabled" ba
     && ! grep -q "deb-systemd-helper enable .carouseld-kiosk.service.; then" "$1"' _ "$postinst"
 check "kiosk unit: cage runs carouseld, READY=1 from carouseld (NotifyAccess=all)" bash -c '
   grep -q "^ExecStart=/usr/bin/cage .*-- /usr/bin/carouseld " "$1" && grep -q "^NotifyAccess=all" "$1" \
-    && grep -q "^Conflicts=carouseld.service" "$1"' _ "$root/lib/systemd/system/carouseld-kiosk.service"
+    && grep -q "^Conflicts=carouseld.service" "$1"' _ "$root$unitdir/carouseld-kiosk.service"
 check "Suggests: cage, seatd" grep -q "cage, seatd" <<<"$(field Suggests)"
 check "prerm: deb-systemd-invoke stop on remove" grep -q "deb-systemd-invoke stop 'carouseld.service'" "$prerm"
 check "postrm: deb-systemd-helper purge on purge" grep -q "deb-systemd-helper purge 'carouseld.service'" "$postrm"
