@@ -224,12 +224,16 @@ package final class Compositor {
             sourceMap = Affine.translation(-Double(copy.at.x), -Double(copy.at.y)).after(map)
         }
         var transform = sourceMap.pixmanTransform
-        pixman_image_set_transform(source.pixman, &transform)
-        pixman_image_set_filter(source.pixman, filter, nil, 0)
-        pixman_image_set_repeat(source.pixman, PIXMAN_REPEAT_PAD)
-        pixman_image_composite32(PIXMAN_OP_SRC, source.pixman, nil, destination, Int32(x), Int32(y), 0, 0, Int32(x), Int32(y),
-                                 Int32(rect.width), Int32(rect.height))
-        pixman_image_set_transform(source.pixman, nil)
+        // The image must outlive its raw pixman pointer: Swift may release `source` after its
+        // last use as an object (Swift 6.0.3 did, freeing the staged copy mid-composite).
+        withExtendedLifetime(source) {
+            pixman_image_set_transform(source.pixman, &transform)
+            pixman_image_set_filter(source.pixman, filter, nil, 0)
+            pixman_image_set_repeat(source.pixman, PIXMAN_REPEAT_PAD)
+            pixman_image_composite32(PIXMAN_OP_SRC, source.pixman, nil, destination, Int32(x), Int32(y), 0, 0, Int32(x), Int32(y),
+                                     Int32(rect.width), Int32(rect.height))
+            pixman_image_set_transform(source.pixman, nil)
+        }
     }
 
     /// Fades strip pixels over the background: a solid background at (1 − opacity) OVER them

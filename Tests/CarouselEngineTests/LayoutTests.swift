@@ -7,7 +7,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(layout.cards.count, 3)
         let byX = layout.cards.sorted { $0.x < $1.x }
         XCTAssertEqual(byX.map(\.index), [4, 0, 1])
-        XCTAssertEqual(byX.map(\.x), [200 - 640, 200, 200 + 640])
+        XCTAssertEqual(byX.map(\.x), [200 - 640, 200, 200 + 640] as [Double])
         XCTAssertEqual(byX[0].y, 100)
         // Each neighbour is partly on screen, partly off.
         let left = byX[0], right = byX[2]

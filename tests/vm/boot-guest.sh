@@ -12,13 +12,17 @@
 #   touchscreen.evemu, swipe.events   the uinput touchscreen and its swipe for evemu
 # The kernel command line picks the run: carouseld_test=late is the late-display boot (bochs is
 # blacklisted; carouseld-late-display.timer loads it 20 s after boot); carouseld_test=kiosk boots
-# the kiosk image (carouseld-kiosk.service enabled instead of carouseld.service: cage on tty1).
+# the kiosk image (carouseld-kiosk.service enabled instead of carouseld.service: cage on tty1);
+# carouseld_test=arm64 is the arm64 package on Debian 13 arm64 (qemu-system-aarch64, virtio-gpu):
+# the main run without the watchdog, proof-of-play and security parts, its timings printed only.
 # Ends with `systemctl poweroff`.
 set -u
 X=/xchg
 exec > >(tee -a $X/driver.out) 2>&1
 mode=main; grep -q 'carouseld_test=late' /proc/cmdline && mode=late
 grep -q 'carouseld_test=kiosk' /proc/cmdline && mode=kiosk
+grep -q 'carouseld_test=arm64' /proc/cmdline && mode=arm64
+full=1; [ $mode = arm64 ] && full=0
 
 check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
 # host ARGS...: one request to the host; prints its answer, returns its status
@@ -50,7 +54,7 @@ is_active() { [ "$(systemctl is-active carouseld)" = active ]; }
 status_is() { prop carouseld StatusText | grep -q "^$1"; }
 rest_refs=$(cd $X && ls refs/boot-rest-*.png)
 
-echo "## boot ($mode): $(uname -r), $(systemctl --version | head -1)"
+echo "## boot ($mode): $(uname -r) $(uname -m), $(systemctl --version | head -1), Debian $(cat /etc/debian_version)"
 
 if [ $mode = late ]; then
   echo "## a display that comes late: bochs blacklisted, loaded by carouseld-late-display.timer"
@@ -65,6 +69,8 @@ if [ $mode = late ]; then
   echo "  NRestarts=$n, starts in the journal: $starts, state $(systemctl is-active carouseld), MainPID $(prop carouseld MainPID)"
   check "late display: carouseld did not restart (NRestarts=0, one start)" [ "$n" = 0 -a "$starts" = 1 ]
   check "late display: carouseld.service active" is_active
+  exec_us=$(prop carouseld ExecMainStartTimestampMonotonic) ready_us=$(prop carouseld ActiveEnterTimestampMonotonic)
+  echo "  kernel start -> exec $(mono "$exec_us") s, -> READY=1 $(mono "$ready_us") s (exec -> READY $(mono $((ready_us - exec_us))) s; READY comes before the display here)"
   echo "  status: $(prop carouseld StatusText)"
   echo "  journal of carouseld:"; journalctl -b -u carouseld -o short-monotonic --no-pager | tail -25 | sed 's/^/    /'
   journalctl -b --no-pager > $X/journal-late.txt
@@ -142,6 +148,7 @@ scr=$(journalctl -b -u carouseld -o short-monotonic --no-pager | grep -m1 '\]: s
 usable_s=${scr:-$(mono "$exec_us")}
 echo "  first frame vs getty@tty1: $ff_s s vs $(mono "$getty_us") s; the display was usable to the daemon at $usable_s s"
 echo "  (reported, not asserted: under TCG udev's coldplug gives card0 to group video after getty.target)"
+if [ $full = 1 ]; then
 check "carouseld starts no later than getty@tty1 would have ($(mono "$exec_us") s <= $(mono "$getty_us") s)" \
   awk -v e="$(mono "$exec_us")" -v g="$(mono "$getty_us")" 'BEGIN { exit !(e <= g) }'
 check "first frame within 2 s of the display becoming usable ($ff_s s, usable at $usable_s s)" \
@@ -150,6 +157,10 @@ check "first frame within 2 s of the display becoming usable ($ff_s s, usable at
 # is met only in the quieter runs, so the bound here is 2 s.
 main_ms=$(echo "$ff" | sed -nE 's/.*\(main ([0-9]+) ms.*/\1/p')
 check "main within 2 s of exec in early boot under TCG (${main_ms:-?} ms)" [ "${main_ms:-99999}" -le 2000 ]
+else
+  # aarch64 under TCG on an amd64 host: timings are the emulator's, printed and not asserted.
+  echo "  exec -> main ${main_ms:-?} ms (aarch64 TCG; figures only)"
+fi
 
 matches "the screen equals carouseld render of the installed config" boot 30 $rest_refs
 echo "  systemctl status:"; systemctl status carouseld --no-pager 2>&1 | head -12 | sed 's/^/    /'
@@ -181,6 +192,7 @@ cp $X/conf-edited/carouseld.conf /etc/carouseld/carouseld.conf
 systemctl reload carouseld
 waituntil 20 status_is "showing "; echo "  status after the fix: $(prop carouseld StatusText)"
 
+if [ $full = 1 ]; then
 echo "## watchdog"
 pid=$(prop carouseld MainPID) wd=$(prop carouseld WatchdogUSec)
 kill -STOP "$pid"; t0=${EPOCHREALTIME/./}
@@ -194,6 +206,7 @@ check "the watchdog restarts a stopped daemon (new MainPID, 'Watchdog timeout' i
   sh -c "[ $newpid != $pid ] && [ $newpid != 0 ] && [ $(( (t1 - t0) / 1000 )) -ge 4000 ] &&
          journalctl -b -u carouseld -o cat --no-pager | grep -q 'Watchdog timeout'"
 matches "after the watchdog restart the carousel is back" watchdog 30 refs/edited.png
+fi
 
 echo "## a touchscreen that appears after start"
 cursor=$(journalctl -b -u carouseld -n 0 --show-cursor --no-pager | sed -n 's/^-- cursor: //p')
@@ -224,6 +237,7 @@ carouseld ctl next > /tmp/ctl-next.txt 2>&1
 check "carouseld ctl next pages ($(cat /tmp/ctl-next.txt))" grep -q '^showing ' /tmp/ctl-next.txt
 carouseld ctl prev > /dev/null 2>&1
 
+if [ $full = 1 ]; then
 . $X/boot-plays.sh
 
 echo "## security"
@@ -231,6 +245,12 @@ systemd-analyze security carouseld --no-pager > /tmp/security.txt 2>&1
 score=$(sed -nE 's/.*Overall exposure level for carouseld.service: ([0-9.]+).*/\1/p' /tmp/security.txt)
 echo "  systemd-analyze security carouseld (live): ${score:-?}"; grep -E '^✗' /tmp/security.txt | head -15 | sed 's/^/    /'
 check "systemd-analyze security carouseld ≤ 2.0 (${score:-?})" awk -v s="${score:-99}" 'BEGIN { exit !(s <= 2.0) }'
+fi
+if [ $mode = arm64 ]; then
+  n=$(prop carouseld NRestarts)
+  check "arm64: carouseld did not restart (NRestarts=$n) and runs as an aarch64 binary" \
+    sh -c "[ '$n' = 0 ] && od -An -tx1 -j18 -N2 /usr/bin/carouseld | grep -q 'b7 00'"
+fi
 
 echo "## stop"
 t0=${EPOCHREALTIME/./}; systemctl stop carouseld; t1=${EPOCHREALTIME/./}

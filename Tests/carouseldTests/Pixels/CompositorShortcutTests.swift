@@ -111,7 +111,7 @@ final class CompositorShortcutTests: XCTestCase {
         for y in inside.y..<inside.maxY {
             for x in inside.x..<inside.maxX {
                 let a = nearest[y * 320 + x], b = bilinear[y * 320 + x]
-                worst = max(worst, [16, 8, 0].map { abs(Int((a >> $0) & 0xFF) - Int((b >> $0) & 0xFF)) }.max()!)
+                worst = max(worst, ([16, 8, 0] as [UInt32]).map { (shift: UInt32) -> Int in abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)) }.max()!)
             }
         }
         XCTAssertLessThanOrEqual(worst, 3, "nearest vs bilinear inside the card")

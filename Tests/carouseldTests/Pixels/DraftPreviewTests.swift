@@ -24,7 +24,7 @@ final class DraftPreviewTests: XCTestCase {
         for y in 0..<a.height {
             for x in 0..<a.width {
                 let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
-                total += [0, 8, 16].map { abs(Int((p >> $0) & 0xFF) - Int((q >> $0) & 0xFF)) }.reduce(0, +)
+                for shift in [0, 8, 16] { total += abs(Int((p >> shift) & 0xFF) - Int((q >> shift) & 0xFF)) }
             }
         }
         return Double(total) / Double(a.width * a.height * 3)

@@ -97,11 +97,13 @@ final class HostileInputTests: XCTestCase {
         let back = try TestPictures.write([0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x00, 0xFF, 0xE1, 0x00, 0x01] + Array(goodJPEG.dropFirst(2)),
                                           "\(dir)/back.jpg")
         // 30 000 empty APP5 segments before a real picture: long, but a picture.
-        let many = try TestPictures.write([0xFF, 0xD8] + Array(repeating: [0xFF, 0xE5, 0x00, 0x02], count: 30_000).flatMap { $0 }
-                                          + Array(goodJPEG.dropFirst(2)), "\(dir)/many.jpg")
+        let soi: [UInt8] = [0xFF, 0xD8], picture = [UInt8](goodJPEG.dropFirst(2))
+        let emptyAPP5: [UInt8] = [0xFF, 0xE5, 0x00, 0x02]
+        let many = try TestPictures.write(soi + Array(repeating: emptyAPP5, count: 30_000).flatMap { $0 } + picture,
+                                          "\(dir)/many.jpg")
         // Big EXIF/ICC blocks (5 x 64 KB) before the frame header: read past the first 256 KB.
-        let late = try TestPictures.write([0xFF, 0xD8] + Array(repeating: [0xFF, 0xE2, 0xFF, 0xFF] + body, count: 5).flatMap { $0 }
-                                          + Array(goodJPEG.dropFirst(2)), "\(dir)/late.jpg")
+        let bigAPP2: [UInt8] = [0xFF, 0xE2, 0xFF, 0xFF] + body
+        let late = try TestPictures.write(soi + Array(repeating: bigAPP2, count: 5).flatMap { $0 } + picture, "\(dir)/late.jpg")
         for (path, expected) in [(endless, "corrupt image data (header declares 0x0)"), (back, nil), (many, nil), (late, nil)]
             as [(String, String?)] {
             let start = Date()

@@ -47,7 +47,7 @@ final class JPEGRowDecoderTests: XCTestCase {
         for y in 0..<a.height {
             for x in 0..<a.width {
                 let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
-                let d = [0, 8, 16, 24].map { abs(Int((p >> $0) & 0xFF) - Int((q >> $0) & 0xFF)) }.max()!
+                let d = ([0, 8, 16, 24] as [UInt32]).map { (shift: UInt32) -> Int in abs(Int((p >> shift) & 0xFF) - Int((q >> shift) & 0xFF)) }.max()!
                 if d > worst.0 { worst = (d, x, y) }
             }
         }
