@@ -74,22 +74,20 @@ let package = Package(
         .target(name: "CarouselBackends", dependencies: [
             "CarouselCore", "CarouselEngine", "CarouselPixels", "CarouselConfig",
             "CDRM", "CInput", "CLibinputLog", "CImaging", "CWayland", "CYAML",
-            ]),
+        ]),
         // The bottom layer of the daemon: the event loop with its timers and watches (tokens),
         // clocks, owned descriptors, logging, systemd notification. Depends on no other layer.
-        .target(name: "CarouselCore", dependencies: [
-            "CInput", "CSystemd",
-        ]),
+        .target(name: "CarouselCore", dependencies: ["CInput", "CSystemd"]),
         // Pictures: decoders, the card cache on disk, the image store and its decode thread, the
         // compositor and the frame renderer. Takes plain values (CardSpec, sizes), not the config.
         .target(name: "CarouselPixels", dependencies: [
             "CarouselCore", "CarouselEngine", "CImaging", "CInput", "CJPEGStream", "CPNGStream",
-            ]),
+        ]),
         // The config directory: carouseld.conf (toml++), playlists, schedules, the watcher and the
         // reload that keeps the last good config. Knows nothing of screens or pictures.
         .target(name: "CarouselConfig", dependencies: [
             "CarouselCore", "CarouselEngine", "CTOML", "CInput",
-            ]),
+        ]),
         fuzzLibrary ? .target(name: "carouseld", dependencies: carouseldDependencies, exclude: ["Carouseld.swift"])
                     : .executableTarget(name: "carouseld", dependencies: carouseldDependencies),
         // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).

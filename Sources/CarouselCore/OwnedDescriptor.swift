@@ -17,22 +17,16 @@ package struct OwnedDescriptor: ~Copyable {
 
     /// open(2) with O_CLOEXEC added; the failure's errno is thrown.
     package static func open(_ path: String, _ flags: CInt, mode: mode_t = 0) throws(Errno) -> OwnedDescriptor {
-        while true {
-            let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
-            if fd >= 0 { return OwnedDescriptor(adopting: fd) }
-            if Glibc.errno != EINTR { throw Errno.current }
-        }
+        OwnedDescriptor(adopting: try retryingInterrupts { Glibc.open(path, flags | O_CLOEXEC, mode) })
     }
 
     deinit { close(rawValue) }
 
     /// One read(2) (or pread(2) at `offset`), EINTR retried: how many bytes came, 0 at the end.
     package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int? = nil) throws(Errno) -> Int {
-        while true {
-            let got = offset.map { pread(rawValue, buffer.baseAddress, buffer.count, off_t($0)) }
+        try retryingInterrupts {
+            offset.map { pread(rawValue, buffer.baseAddress, buffer.count, off_t($0)) }
                 ?? Glibc.read(rawValue, buffer.baseAddress, buffer.count)
-            if got >= 0 { return got }
-            if Glibc.errno != EINTR { throw Errno.current }
         }
     }
 

@@ -32,24 +32,27 @@ package struct SystemError: Error, CustomStringConvertible {
 /// "Permission denied" for an errno value (strerror's wording).
 package func describe(errno: Int32) -> String { Errno(rawValue: errno).description }
 
-/// Runs a system call that returns -1 on failure, retrying on EINTR (like swift-nio's
-/// `syscall(blocking:)`), and throws `SystemError` for any other failure: the one EINTR loop.
-@discardableResult
-package func syscall<T: FixedWidthInteger>(_ name: String, _ body: () -> T) throws -> T {
+/// Runs a call that returns -1 on failure until it is not interrupted (EINTR), and throws the
+/// errno of any other failure: the one EINTR loop.
+package func retryingInterrupts<T: FixedWidthInteger>(_ body: () -> T) throws(Errno) -> T {
     while true {
         let result = body()
         if result != -1 { return result }
-        let err = Glibc.errno
-        if err == EINTR { continue }
-        throw SystemError(call: name, errno: err)
+        if errno != EINTR { throw Errno.current }
     }
+}
+
+/// Runs a system call through `retryingInterrupts` (like swift-nio's `syscall(blocking:)`) and
+/// throws `SystemError`, which names the call, for any failure.
+@discardableResult
+package func syscall<T: FixedWidthInteger>(_ name: String, _ body: () -> T) throws -> T {
+    do { return try retryingInterrupts(body) } catch { throw SystemError(call: name, errno: error) }
 }
 
 /// Writes all of `bytes` to `fd`, retrying EINTR and short writes.
 package func writeAll(_ fd: CInt, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
     var done = 0
     while done < bytes.count {
-        let put = write(fd, bytes.baseAddress! + done, bytes.count - done)
-        if put >= 0 { done += put } else if errno != EINTR { throw Errno.current }
+        done += try retryingInterrupts { write(fd, bytes.baseAddress! + done, bytes.count - done) }
     }
 }
