@@ -10,18 +10,19 @@ package protocol FrameRenderer: AnyObject {
     func invalidate()
     /// The last frame was sampled coarsely for speed: draw the same layout again, finely.
     var needsRefinement: Bool { get }
-    /// The layout's cards placed on overlay planes with their pixels, or why it is composed.
-    func planeFrame(_ layout: FrameLayout, planes: PlaneCapabilities) -> PlaneFrame
+    /// The layout's cards placed for overlay planes with their pixels, or why none can be
+    /// offered; the output decides whether its planes take them.
+    func planeCards(_ layout: FrameLayout) -> PlaneOffer
     /// Draws the layout without its cards (background and dots): the primary plane under them.
     func drawBackground(_ layout: FrameLayout, into target: PixelBuffer)
     /// The decoded cards of layouts the strip may show next, in their order, asking for none.
     func upcomingCards(_ layouts: [FrameLayout]) -> [Card]
 }
 
-/// A frame for overlay planes, or the reason it must be composed on the CPU.
-package enum PlaneFrame {
-    case planes([PlaneCard])
-    case compose(reason: String)
+/// A frame's cards for overlay planes, or the reason the frame must be composed on the CPU.
+package enum PlaneOffer {
+    case cards([PlaneCard])
+    case none(ComposeReason)
 }
 
 extension FrameLayout {
@@ -37,9 +38,7 @@ extension FrameLayout {
 
 extension FrameRenderer {
     package var needsRefinement: Bool { false }
-    package func planeFrame(_ layout: FrameLayout, planes: PlaneCapabilities) -> PlaneFrame {
-        .compose(reason: "this renderer composes every frame")
-    }
+    package func planeCards(_ layout: FrameLayout) -> PlaneOffer { .none(.noOverlayPlanes) }
     package func drawBackground(_ layout: FrameLayout, into target: PixelBuffer) { draw(layout, into: target) }
     package func upcomingCards(_ layouts: [FrameLayout]) -> [Card] { [] }
 }
@@ -74,14 +73,13 @@ package final class CompositorRenderer: FrameRenderer {
 
     package func invalidate() { compositor.invalidate() }
 
-    package func planeFrame(_ layout: FrameLayout, planes: PlaneCapabilities) -> PlaneFrame {
+    package func planeCards(_ layout: FrameLayout) -> PlaneOffer {
         let shown = view.apply(layout)
         let cards = store.cards(for: shown)
-        switch PlaneAssignment.assign(shown, cardSize: { cards[$0].map { ($0.width, $0.height) } }, planes: planes) {
-        case .compose(let reason): return .compose(reason: reason)
-        case .planes(let placed):
-            return .planes(placed.compactMap { placement in cards[placement.item].map { PlaneCard(placed: placement, card: $0) } })
+        guard let placed = PlaneAssignment.place(shown, cardSize: { cards[$0].map { ($0.width, $0.height) } }) else {
+            return .none(.cardNotDecoded)
         }
+        return .cards(placed.compactMap { placement in cards[placement.item].map { PlaneCard(placed: placement, card: $0) } })
     }
 
     package func drawBackground(_ layout: FrameLayout, into target: PixelBuffer) {

@@ -25,6 +25,8 @@ package struct PlacedCard: Sendable, Equatable {
     package var destination: IntRect
     /// 0...1; 1 is opaque (no alpha property needed).
     package var alpha: Double
+    /// The layout's scale of the card (1 when the plane shows it pixel for pixel), for the log.
+    package var scale: Double = 1
 
     package static func == (a: PlacedCard, b: PlacedCard) -> Bool {
         a.item == b.item && a.source == b.source && a.destination == b.destination && a.alpha == b.alpha
@@ -36,33 +38,21 @@ package struct PlacedCard: Sendable, Equatable {
     }
 }
 
-/// A frame's cards on overlay planes, bottom to top, or the reason the frame must be composed
-/// on the CPU instead. Pure: the display code tests the result with a TEST_ONLY commit, which
-/// can still refuse it (a format, a bandwidth limit), and then composes too.
-package enum PlaneAssignment: Sendable, Equatable {
-    case planes([PlacedCard])
-    case compose(reason: String)
-
-    package static let notDecoded = "a card is not decoded yet"
-
-    /// `cardSize(item)`: the size of the card's decoded pixels, nil while not decoded yet.
-    /// Emphasis too small to see counts as none, as the compositor draws it
-    /// (`CompositorPlan.scaleTolerance`, `opacityTolerance`).
-    package static func assign(_ layout: FrameLayout, cardSize: (Int) -> (width: Int, height: Int)?,
-                               planes: PlaneCapabilities) -> PlaneAssignment {
+/// Where a frame's cards go on overlay planes, bottom to top. Pure geometry: the display
+/// backend decides whether its planes take them (`PlaneCapabilities.refusal`, then a TEST_ONLY
+/// commit, which can still refuse them: a format, a bandwidth limit).
+package enum PlaneAssignment {
+    /// `cardSize(item)`: the size of the card's decoded pixels, nil while not decoded yet (then
+    /// the result is nil: the frame is composed). Emphasis too small to see counts as none, as
+    /// the compositor draws it (`CompositorPlan.scaleTolerance`, `opacityTolerance`).
+    package static func place(_ layout: FrameLayout, cardSize: (Int) -> (width: Int, height: Int)?) -> [PlacedCard]? {
         let screen = IntRect(x: 0, y: 0, width: Int(layout.viewport.width), height: Int(layout.viewport.height))
         var placed: [PlacedCard] = []
         for card in layout.cards {
-            guard let size = cardSize(card.index) else { return .compose(reason: notDecoded) }
+            guard let size = cardSize(card.index) else { return nil }
             let scaleX = card.width * card.scale / Double(size.width), scaleY = card.height * card.scale / Double(size.height)
             let unscaled = CompositorPlan.isUnscaled(scaleX, size.width) && CompositorPlan.isUnscaled(scaleY, size.height)
-            if !unscaled && !planes.canScale {
-                return .compose(reason: "the planes cannot scale (a card at \(formatNumber((card.scale * 1000).rounded() / 1000))x)")
-            }
             let opaque = card.opacity >= 1 - CompositorPlan.opacityTolerance
-            if !opaque && !planes.hasAlpha {
-                return .compose(reason: "the planes have no alpha property (a card at opacity \(formatNumber((card.opacity * 1000).rounded() / 1000)))")
-            }
             // Centred on the layout's card, as the compositor places it.
             let width = unscaled ? Double(size.width) : card.width * card.scale
             let height = unscaled ? Double(size.height) : card.height * card.scale
@@ -76,12 +66,20 @@ package enum PlaneAssignment: Sendable, Equatable {
             placed.append(PlacedCard(item: card.index,
                                      source: (Double(shown.x - whole.x) * perX, Double(shown.y - whole.y) * perY,
                                               Double(shown.width) * perX, Double(shown.height) * perY),
-                                     destination: shown, alpha: opaque ? 1 : card.opacity))
+                                     destination: shown, alpha: opaque ? 1 : card.opacity, scale: unscaled ? 1 : card.scale))
         }
-        guard placed.count <= planes.overlays else {
-            return .compose(reason: "\(placed.count) cards on screen, \(planes.overlays) overlay planes")
-        }
-        return .planes(placed)
+        return placed
+    }
+}
+
+extension PlaneCapabilities {
+    /// Why these planes cannot show `placed`, or nil when they can (the driver's TEST_ONLY
+    /// commit still has the last word).
+    package func refusal(for placed: [PlacedCard]) -> ComposeReason? {
+        if !canScale, let scaled = placed.first(where: \.isScaled) { return .planesCannotScale(scale: scaled.scale) }
+        if !hasAlpha, let faded = placed.first(where: { $0.alpha < 1 }) { return .planesHaveNoAlpha(opacity: faded.alpha) }
+        if placed.count > overlays { return .tooManyCards(shown: placed.count, planes: overlays) }
+        return nil
     }
 }
 

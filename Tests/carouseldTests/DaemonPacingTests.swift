@@ -12,39 +12,63 @@ final class FakeOutput: DisplayOutput {
     var presents = 0
     var presentsWhilePending = 0
     var refreshInterval = 1.0 / 60
-    var onPresented: ((Double) -> Void)?
-    var onScreenChanged: (() -> Void)?
-    private(set) var memory = [UInt32](repeating: 0, count: 640 * 400)
+    /// The power states committed, in order.
+    private(set) var powers: [FrameState.Power] = []
+    private var events: ((OutputEvent) -> Void)?
+    private weak var loop: EventLoop?
+    private let memory = UnsafeMutableRawPointer.allocate(byteCount: 640 * 400 * 4, alignment: 16)
+
+    deinit { memory.deallocate() }
 
     var summary: String { "fake" }
-    var canPresent: Bool { size != nil && !pending }
-    func attach(to loop: EventLoop) throws {}
-    func detach() {}
+    var isReady: Bool { size != nil && !pending }
+    func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
+        self.loop = loop
+        self.events = events
+    }
+    func detach() { events = nil }
     var devicePath: String { "/dev/fake" }
     var isFirmwareFramebuffer: Bool { false }
     func restore() {}
 
-    func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
-        if pending || size == nil { presentsWhilePending += 1 }
+    func acquire() throws(DisplayError) -> PixelBuffer {
         let (w, h) = (Int(size?.width ?? 0), Int(size?.height ?? 0))
-        memory.withUnsafeMutableBytes { bytes in
-            guard let base = bytes.baseAddress, w * h <= 640 * 400 else { return }
-            draw(PixelBuffer(base: base, width: w, height: h, stride: w * 4))
-        }
-        presents += 1
-        pending = true
+        guard w * h <= 640 * 400 else { throw .unsupported("the fake holds 640x400") }
+        return PixelBuffer(base: memory, width: w, height: h, stride: w * 4)
     }
 
-    /// The flip completes at `time`.
+    func commit(_ state: FrameState, _ mode: CommitMode) throws(DisplayError) -> CommitResult {
+        if !state.cards.isEmpty { return .compose(.noOverlayPlanes) }
+        guard mode == .apply else { return .accepted }
+        if pending || size == nil { presentsWhilePending += 1 }
+        powers.append(state.power)
+        guard state.power == .on else { return .accepted }
+        presents += 1
+        pending = true
+        return .accepted
+    }
+
+    /// The pixel at (x, y) of the last frame drawn.
+    func pixel(x: Int, y: Int) -> UInt32 { memory.load(fromByteOffset: (y * Int(size?.width ?? 640) + x) * 4, as: UInt32.self) }
+
+    /// The flip completes at `time`, reported as an event only: nothing of the loop runs.
+    func reportFlip(at time: Double) {
+        pending = false
+        events?(.presented(at: time))
+    }
+
+    /// The flip completes at `time`, in a turn of the loop as a DRM event would: what the
+    /// carousel posts in answer (its next frame) runs in that turn.
     func completeFlip(at time: Double) {
         pending = false
-        onPresented?(time)
+        events?(.presented(at: time))
+        _ = try? loop?.runOnce(timeoutMilliseconds: 0)
     }
 
     func changeScreen(to newSize: Size?) {
         size = newSize
         pending = false
-        onScreenChanged?()
+        events?(.changed)
     }
 }
 
@@ -96,6 +120,35 @@ final class DaemonPacingTests: XCTestCase {
         XCTAssertEqual(renderer.layouts.first, renderer.layouts.last)
         output.completeFlip(at: time.now() + 0.02)
         XCTAssertEqual(renderer.layouts.count, 2, "a fine frame of an unchanged layout is not drawn again")
+    }
+
+    func testTheNextFrameIsDrawnFromTheLoopNotInsideTheFlipEvent() throws {
+        let (daemon, output, _, loop) = try makeDaemon()
+        daemon.start()
+        daemon.setNeedsRedraw()
+        output.reportFlip(at: time.now())
+        XCTAssertEqual(output.presents, 1, "the flip's handler drew nothing itself")
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.presents, 2, "the tick it posted drew the redraw")
+    }
+
+    func testScreensOffIsOneStateCommittedOnceAndOnLightsThemWithTheNextFrame() throws {
+        let (daemon, output, renderer, loop) = try makeDaemon(interval: 0)
+        daemon.start()
+        daemon.setScreens(on: false)
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.powers, [.on], "off waits for the queued frame")
+        output.completeFlip(at: time.now())
+        XCTAssertEqual(output.powers, [.on, .off])
+        daemon.setNeedsRedraw()
+        daemon.modifyEngine { _ = $0.page(by: 1, now: time.now()) }
+        for _ in 0..<30 { time.advance(by: 0.05); try loop.runOnce(timeoutMilliseconds: 0) }
+        XCTAssertEqual(output.powers, [.on, .off], "nothing is drawn or committed while off")
+        let drawn = renderer.layouts.count
+        daemon.setScreens(on: true)
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.powers, [.on, .off, .on])
+        XCTAssertEqual(renderer.layouts.count, drawn + 1, "the wake is a whole frame")
     }
 
     func testTheFirstCompletedFlipIsReportedOnce() throws {

@@ -16,6 +16,17 @@ final class PlaneAssignmentTests: XCTestCase {
     }
 
     private let decoded: (Int) -> (width: Int, height: Int)? = { _ in (600, 400) }
+
+    private enum Assigned: Equatable {
+        case planes([PlacedCard])
+        case compose(String)
+    }
+
+    /// What the DRM output makes of a layout: the cards placed, then refused by its planes or not.
+    private func assign(_ layout: FrameLayout, cardSize: (Int) -> (width: Int, height: Int)?, planes: PlaneCapabilities) -> Assigned {
+        guard let placed = PlaneAssignment.place(layout, cardSize: cardSize) else { return .compose(ComposeReason.cardNotDecoded.detail) }
+        return planes.refusal(for: placed).map { .compose($0.detail) } ?? .planes(placed)
+    }
     private let vkms = PlaneCapabilities(overlays: 8, canScale: false, hasAlpha: false)
 
     private func flat(_ config: inout CarouselConfig) {
@@ -23,7 +34,7 @@ final class PlaneAssignmentTests: XCTestCase {
     }
 
     func testAtRestEachVisibleCardGetsAPlaneCutAtTheScreensEdgeInSource() {
-        guard case .planes(let placed) = PlaneAssignment.assign(layout(flat), cardSize: decoded, planes: vkms) else {
+        guard case .planes(let placed) = assign(layout(flat), cardSize: decoded, planes: vkms) else {
             return XCTFail("flat cards fit vkms's planes")
         }
         XCTAssertEqual(placed.map(\.item), [4, 1, 0], "neighbours below, the centre card on top")
@@ -39,10 +50,10 @@ final class PlaneAssignmentTests: XCTestCase {
 
     func testSideScaleOnPlanesThatCannotScaleIsComposedWithTheReason() {
         let frame = layout { $0.emphasis.sideScale = 0.8; $0.emphasis.sideOpacity = 1 }
-        XCTAssertEqual(PlaneAssignment.assign(frame, cardSize: decoded, planes: vkms),
-                       .compose(reason: "the planes cannot scale (a card at 0.8x)"))
+        XCTAssertEqual(assign(frame, cardSize: decoded, planes: vkms),
+                       .compose("the planes cannot scale (a card at 0.8x)"))
         let scaling = PlaneCapabilities(overlays: 8, canScale: true, hasAlpha: false)
-        guard case .planes(let placed) = PlaneAssignment.assign(frame, cardSize: decoded, planes: scaling) else {
+        guard case .planes(let placed) = assign(frame, cardSize: decoded, planes: scaling) else {
             return XCTFail("planes that scale take the side cards")
         }
         XCTAssertEqual(placed[0].destination, IntRect(x: 0, y: 140, width: 100, height: 320),
@@ -53,10 +64,10 @@ final class PlaneAssignmentTests: XCTestCase {
 
     func testOpacityNeedsTheAlphaPropertyAndAFadeUsesIt() {
         let fading = layout({ flat(&$0); $0.transition.style = .fade; $0.transition.fadeDuration = 1 }, at: 1.5)
-        XCTAssertEqual(PlaneAssignment.assign(fading, cardSize: decoded, planes: vkms),
-                       .compose(reason: "the planes have no alpha property (a card at opacity 0.5)"))
+        XCTAssertEqual(assign(fading, cardSize: decoded, planes: vkms),
+                       .compose("the planes have no alpha property (a card at opacity 0.5)"))
         let withAlpha = PlaneCapabilities(overlays: 8, canScale: false, hasAlpha: true)
-        guard case .planes(let placed) = PlaneAssignment.assign(fading, cardSize: decoded, planes: withAlpha) else {
+        guard case .planes(let placed) = assign(fading, cardSize: decoded, planes: withAlpha) else {
             return XCTFail("per-plane alpha takes the fade")
         }
         XCTAssertEqual(placed.last?.item, 1, "the incoming page on top")
@@ -65,9 +76,9 @@ final class PlaneAssignmentTests: XCTestCase {
 
     func testTooFewPlanesOrACardNotDecodedYetIsComposed() {
         let three = PlaneCapabilities(overlays: 2, canScale: false, hasAlpha: false)
-        XCTAssertEqual(PlaneAssignment.assign(layout(flat), cardSize: decoded, planes: three),
-                       .compose(reason: "3 cards on screen, 2 overlay planes"))
-        XCTAssertEqual(PlaneAssignment.assign(layout(flat), cardSize: { $0 == 1 ? nil : (600, 400) }, planes: vkms),
-                       .compose(reason: "a card is not decoded yet"))
+        XCTAssertEqual(assign(layout(flat), cardSize: decoded, planes: three),
+                       .compose("3 cards on screen, 2 overlay planes"))
+        XCTAssertEqual(assign(layout(flat), cardSize: { $0 == 1 ? nil : (600, 400) }, planes: vkms),
+                       .compose("a card is not decoded yet"))
     }
 }

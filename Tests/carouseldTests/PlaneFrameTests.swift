@@ -97,12 +97,12 @@ final class PlaneFrameTests: XCTestCase {
     }
 
     func testEachWayFramesGoIsSaidOnceWhateverItsDetails() {
-        var log = PlanePathLog()
-        XCTAssertTrue(log.firstOnPlanes())
-        XCTAssertFalse(log.firstOnPlanes())
-        XCTAssertTrue(log.firstTime("planes"), "a reason of that name is another way")
-        XCTAssertTrue(log.firstTime("the planes cannot scale (a card at 0.8x)"))
-        XCTAssertFalse(log.firstTime("the planes cannot scale (a card at 0.93x)"), "a scale is a detail, not a new reason")
-        XCTAssertTrue(log.firstTime("3 cards on screen, 2 overlay planes"))
+        var log = FramePathLog()
+        XCTAssertTrue(log.onPlanes(3, on: "Virtual-1"))
+        XCTAssertFalse(log.onPlanes(2, on: "Virtual-1"))
+        XCTAssertTrue(log.composing(.planesCannotScale(scale: 0.8), on: "Virtual-1"))
+        XCTAssertFalse(log.composing(.planesCannotScale(scale: 0.93), on: "Virtual-1"), "a scale is a detail, not a new reason")
+        XCTAssertTrue(log.composing(.tooManyCards(shown: 3, planes: 2), on: "Virtual-1"))
+        XCTAssertFalse(log.composing(.cardNotDecoded, on: "Virtual-1"), "a card still decoding is start-up, not news")
     }
 }

@@ -31,22 +31,10 @@ final class FakeCECBus: CECBus {
     func clear() { sent = [] }
 }
 
-/// An output that only keeps whether its CRTC is lit.
-final class PowerOutput: DisplayOutput {
+/// A carousel's screens that only keep whether they are lit.
+final class PowerOutput: SwitchableScreens {
     private(set) var lit = true
-    var summary: String { "power" }
-    var size: Size? { Size(width: 640, height: 400) }
-    var canPresent: Bool { false }
-    var refreshInterval: Double { 1.0 / 60 }
-    var onPresented: ((Double) -> Void)?
-    var onScreenChanged: (() -> Void)?
-    var devicePath: String { "/dev/dri/card0" }
-    var isFirmwareFramebuffer: Bool { false }
-    func attach(to loop: EventLoop) throws {}
-    func detach() {}
-    func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {}
-    func restore() {}
-    func setPower(_ on: Bool) { lit = on }
+    func setScreens(on: Bool) { lit = on }
 }
 
 /// The order a TV needs (`ScreenSwitch`) and what the TV says (`TVLink`), on a loop whose clock

@@ -77,74 +77,60 @@ package final class AtomicCommitter: ModesetCommitter {
 
     deinit { if modeBlob != 0 { drmModeDestroyPropertyBlob(fd, modeBlob) } }
 
-    package func supportsRotation(_ degrees: Int, target: ScanoutTarget, buffer: DumbBuffer) -> Bool {
-        if degrees == 0 { return true }
-        guard let value = rotationValue(degrees) else { return false }
-        // The property can list a value the hardware refuses for this format: ask the kernel.
-        guard let request = DrmObjects.atomicRequest(),
-              let blob = try? fill(request.pointer, target: target, buffer: buffer, rotation: value, modeset: true)
-        else { return false }
-        return commit(request.pointer, blob: blob, flags: cdrm_mode_atomic_test_only() | cdrm_mode_atomic_allow_modeset())
-    }
-
-    package func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int) throws(DisplayError) -> Bool {
-        guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
-        let blob = try fill(request.pointer, target: target, buffer: buffer, rotation: rotationValue(rotation), modeset: true)
-        try addOverlays(request.pointer, [], target: target)
-        let flags = cdrm_mode_atomic_allow_modeset() | cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
-        guard commit(request.pointer, blob: blob, flags: flags) else {
-            throw .system(call: "atomic modeset \(target.mode.label)", errno: Glibc.errno, path: target.connectorName)
-        }
-        rotated = rotation != 0
-        litOverlays = 0
-        return true
-    }
-
-    package func flip(_ target: ScanoutTarget, buffer: DumbBuffer) throws(DisplayError) {
-        guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
-        try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID))
-        // A composed frame shows everything on the primary plane: cards lit before go dark in
-        // the same commit, so nothing shows twice or flickers at the switch.
-        try addOverlays(request.pointer, [], target: target)
-        let flags = cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
-        guard commitFrame(request.pointer, flags: flags) else {
-            throw .system(call: "atomic page flip", errno: Glibc.errno, path: target.connectorName)
-        }
-        litOverlays = 0
-    }
-
-    /// Queues `buffer` on the primary plane (background and dots; nil: left as it is, and out of
-    /// the commit, so the driver does not prepare it again) with `cards` on the overlays,
-    /// bottom to top. Returns false, with nothing changed on screen, when the driver refused it;
-    /// errno says why then.
+    /// One request for the whole state: a modeset with the connector, CRTC and primary plane
+    /// when lighting, ACTIVE = 0 when going dark, the primary's buffer when it has a new one,
+    /// and the overlays (cards lit before and unused now go dark in the same commit, so nothing
+    /// shows twice or flickers when frames switch between planes and composition).
     ///
-    /// A TEST_ONLY commit checks each new set of cards (one came or went, or a card's scale or
-    /// opacity changed). The frames that only move the same cards skip it: the real commit
-    /// checks the same way and, when refused, changes nothing either, so the caller composes
-    /// that frame instead just as after a refused test.
-    package func flip(_ target: ScanoutTarget, buffer: DumbBuffer?,
-                      cards: [(placed: PlacedCard, buffer: DumbBuffer)]) throws(DisplayError) -> Bool {
+    /// A test of a new set of cards (one came or went, or a card's scale or opacity changed) is
+    /// a TEST_ONLY commit. The frames that only move the same cards skip it: the real commit
+    /// checks the same way and, when refused (EINVAL, ERANGE), changes nothing either.
+    package func commit(_ state: KmsState, test: Bool) throws(DisplayError) -> KmsOutcome {
         guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
-        if let buffer { try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID)) }
-        try addOverlays(request.pointer, cards, target: target)
-        let uses = cards.map { card in
+        let target = state.target
+        var blob: UInt32 = 0
+        var flags: UInt32 = 0
+        if !state.active {
+            try add(request.pointer, target.crtcID, ids.active, 0)
+            flags = cdrm_mode_atomic_allow_modeset()
+        } else {
+            if let degrees = state.lighting, let buffer = state.primary {
+                guard degrees == 0 || rotationValue(degrees) != nil else { return .refused(errno: EINVAL) }
+                blob = try fill(request.pointer, target: target, buffer: buffer, rotation: rotationValue(degrees), modeset: true)
+                flags = cdrm_mode_atomic_allow_modeset()
+            } else if let buffer = state.primary {
+                try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID))
+            }
+            try addOverlays(request.pointer, state.cards, target: target)
+            if !test { flags |= cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event() }
+        }
+        let uses = state.cards.map { card in
             PlaneUse(framebuffer: card.buffer.framebufferID, alpha: card.placed.alpha, scaled: card.placed.isScaled)
         }
-        if uses != acceptedCards {
-            acceptedCards = nil
-            guard commit(request.pointer, blob: 0, flags: cdrm_mode_atomic_test_only()) else { return false }
+        if test {
+            if state.lighting == nil, state.active, !uses.isEmpty, uses == acceptedCards { return .accepted(evented: true) }
+            let ok = commit(request.pointer, blob: blob, flags: flags | cdrm_mode_atomic_test_only())
+            if ok, !uses.isEmpty { acceptedCards = uses }
+            return ok ? .accepted(evented: true) : .refused(errno: Glibc.errno)
         }
-        let flags = cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event()
-        guard commitFrame(request.pointer, flags: flags) else {
+        // A modeset (lighting, or going dark) takes no writeback job: that joins frames only.
+        let applied = state.lighting == nil && state.active ? commitFrame(request.pointer, flags: flags)
+            : commit(request.pointer, blob: blob, flags: flags)
+        guard applied else {
             let error = Glibc.errno
             acceptedCards = nil
             // Refused by its check (a card placed where the planes cannot show it): composed.
-            if error == EINVAL || error == ERANGE { return false }
-            throw .system(call: "atomic page flip with \(cards.count) planes", errno: error, path: target.connectorName)
+            if !uses.isEmpty, error == EINVAL || error == ERANGE { return .refused(errno: error) }
+            if !state.active { return .refused(errno: error) }
+            let what = state.lighting != nil ? "atomic modeset \(target.mode.label)"
+                : uses.isEmpty ? "atomic page flip" : "atomic page flip with \(uses.count) planes"
+            throw .system(call: what, errno: error, path: target.connectorName)
         }
-        acceptedCards = uses
-        litOverlays = cards.count
-        return true
+        if !state.active { litOverlays = 0; return .accepted(evented: false) }
+        if let degrees = state.lighting { rotated = degrees != 0 }
+        acceptedCards = uses.isEmpty ? acceptedCards : uses
+        litOverlays = uses.count
+        return .accepted(evented: true)
     }
 
     package func restore(_ saved: SavedCrtc) -> Bool {
@@ -158,13 +144,6 @@ package final class AtomicCommitter: ModesetCommitter {
             _ = drmModeObjectSetProperty(fd, planeID, UInt32(DRM_MODE_OBJECT_PLANE), rotation, zero)
         }
         return saved.restore(fd: fd)
-    }
-
-    /// ACTIVE = 0 on the CRTC, the atomic DPMS off: mode and plane stay set, the signal stops.
-    package func switchOff(_ target: ScanoutTarget) -> Bool {
-        guard let request = DrmObjects.atomicRequest(),
-              (try? add(request.pointer, target.crtcID, ids.active, 0)) != nil else { return false }
-        return commit(request.pointer, blob: 0, flags: cdrm_mode_atomic_allow_modeset())
     }
 
     /// Applies a frame's request, with a writeback job while `ctl writeback` lasts.

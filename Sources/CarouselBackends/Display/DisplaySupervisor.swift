@@ -10,7 +10,7 @@ import CarouselPixels
 /// - a firmware framebuffer (simpledrm, /dev/fb0) at start: it moves to the real KMS card
 ///   once that appears;
 /// - the device in use is removed: it waits for another one.
-/// Everything else is forwarded to the current output.
+/// Everything else is the current output's: it reports its events straight to the carousel.
 package final class DisplaySupervisor: DisplayOutput {
     private let settings: OutputSettings
     private let backend: DisplayBackend
@@ -18,9 +18,8 @@ package final class DisplaySupervisor: DisplayOutput {
     private var monitor: UdevMonitor?
     private var monitorWatch: Watch?
     private weak var loop: EventLoop?
-
-    package var onPresented: ((Double) -> Void)?
-    package var onScreenChanged: (() -> Void)?
+    /// The carousel's handler, handed to each output in turn.
+    private var events: ((OutputEvent) -> Void)?
 
     /// Opens the display if there is one. Only a missing device is waited for; every other
     /// failure (permissions, another DRM master, an unknown connector) is thrown.
@@ -37,7 +36,7 @@ package final class DisplaySupervisor: DisplayOutput {
 
     package var summary: String { current?.summary ?? "waiting for a display device" }
     package var size: Size? { current?.size }
-    package var canPresent: Bool { current?.canPresent ?? false }
+    package var isReady: Bool { current?.isReady ?? false }
     package var lastFrame: PixelBuffer? { current?.lastFrame }
     package var refreshInterval: Double { current?.refreshInterval ?? 1.0 / 60 }
     package var devicePath: String { current?.devicePath ?? "" }
@@ -45,8 +44,9 @@ package final class DisplaySupervisor: DisplayOutput {
     package var connectorName: String? { current?.connectorName }
     package var isFirmwareFramebuffer: Bool { current?.isFirmwareFramebuffer ?? false }
 
-    package func attach(to loop: EventLoop) throws {
+    package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
         self.loop = loop
+        self.events = events
         if let current { try use(current) }
         monitor = UdevMonitor(subsystems: ["drm", "graphics"])
         guard let monitor else {
@@ -68,46 +68,30 @@ package final class DisplaySupervisor: DisplayOutput {
         monitor = nil
     }
 
-    package func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
+    package func acquire() throws(DisplayError) -> PixelBuffer {
         guard let current else { throw .noDevice("no display device") }
-        try current.present(draw)
+        return try current.acquire()
     }
 
-    package var planeCapabilities: PlaneCapabilities? { current?.planeCapabilities }
-
-    package func present(cards: [PlaneCard], drawBackground: ((PixelBuffer) -> Void)?) throws(DisplayError) -> String? {
+    package func commit(_ state: FrameState, _ mode: CommitMode) throws(DisplayError) -> CommitResult {
         guard let current else { throw .noDevice("no display device") }
-        return try current.present(cards: cards, drawBackground: drawBackground)
+        return try current.commit(state, mode)
     }
-
-    package func prepare(cards: [Card]) throws(DisplayError) { try current?.prepare(cards: cards) }
 
     package func startWriteback(frames: Int, directory: Int32) throws(DisplayError) -> String {
         guard let current else { close(directory); throw .noDevice("no display device") }
         return try current.startWriteback(frames: frames, directory: directory)
     }
 
-    /// Kept for a display that appears later, too.
-    private var poweredOn = true
-
-    package func setPower(_ on: Bool) {
-        poweredOn = on
-        current?.setPower(on)
-    }
-
     package func restore() {
-        onPresented = nil
-        onScreenChanged = nil
+        events = nil
         current?.restore()
     }
 
     // MARK: -
 
     private func use(_ output: DisplayOutput) throws {
-        output.onPresented = { [unowned self] time in onPresented?(time) }
-        output.onScreenChanged = { [unowned self] in onScreenChanged?() }
-        if !poweredOn { output.setPower(false) }
-        if let loop { try output.attach(to: loop) }
+        if let loop, let events { try output.attach(to: loop, events: events) }
     }
 
     private func devicesChanged(_ events: [UdevMonitor.Event]) {
@@ -115,7 +99,7 @@ package final class DisplaySupervisor: DisplayOutput {
             Log.notice("\(old.devicePath) was removed; waiting for a display device")
             old.detach()
             current = nil
-            onScreenChanged?()
+            self.events?(.changed)
         }
         guard current == nil || current?.isFirmwareFramebuffer == true,
               events.contains(where: { $0.action == "add" }) else { return }
@@ -129,7 +113,7 @@ package final class DisplaySupervisor: DisplayOutput {
             }
             current = output
             try use(output)
-            onScreenChanged?()
+            self.events?(.changed)
         } catch let error as DisplayError {
             if case .noDevice = error { return }  // not a display we can use yet
             // Looked at before udev's own event: the node may exist while udev has not yet given

@@ -4,8 +4,8 @@ import CarouselEngine
 import CarouselPixels
 import Glibc
 
-/// A DRM/KMS screen: picks connector and mode, lights it with the first frame, flips
-/// buffers, follows hotplug, and puts the previous CRTC back on exit.
+/// A DRM/KMS screen: picks connector and mode, lights it with the first frame, follows
+/// hotplug, and puts the previous CRTC back on exit. Frames are states (`DrmOutput+Commit`).
 ///
 /// Buffer states: `current` is scanned out, `pending` is queued for the next vblank (at most
 /// one: a second flip is never queued), every other buffer is free to draw into.
@@ -13,17 +13,18 @@ package final class DrmOutput: DisplayOutput {
     package let card: DrmCard
     package let settings: OutputSettings
     package private(set) var screen: DrmScreen?
-    /// Which buffer is scanned out, and which is queued for the next vblank.
-    /// Internal: the plane path (`DrmOutput+Planes`) queues flips too.
+    /// Which buffer is scanned out, and which is queued for the next vblank (`DrmOutput+Commit`).
     var flips: (current: Int?, pending: Int?) = (nil, nil)
-    private var saved: SavedCrtc?
+    /// The CRTC as it was before the daemon lit or darkened it, for `restore`.
+    var saved: SavedCrtc?
+    /// A screen replaced (hotplug) while its last flip was queued: its buffers live until that
+    /// flip completes, and the new screen is announced then.
+    private var retired: DrmScreen?
     private var hotplug: UdevMonitor?
     private var hotplugWatch: Watch?
     private(set) weak var loop: EventLoop?
-    private var reprobeAfterFlip = false
-
-    package var onPresented: ((Double) -> Void)?
-    package var onScreenChanged: (() -> Void)?
+    /// Hears `presented` and `changed`, from `attach` to `detach`.
+    private(set) var events: ((OutputEvent) -> Void)?
 
     /// Opens the screen the settings ask for. Throws when the named connector does not exist
     /// or does not offer the mode; a connector that is merely unplugged is waited for.
@@ -41,7 +42,7 @@ package final class DrmOutput: DisplayOutput {
 
     package var size: Size? { screen?.size }
     package var lastFrame: PixelBuffer? {
-        guard let screen, screen.lit, !asleep, let current = flips.current else { return nil }
+        guard let screen, screen.lit, let current = flips.current else { return nil }
         let primary = screen.buffers[current].pixelBuffer
         guard !screen.cardsShown.current.isEmpty else { return primary }
         // The primary plane holds only the background and dots: flatten the cards over it.
@@ -49,9 +50,7 @@ package final class DrmOutput: DisplayOutput {
         return screen.snapshot?.buffer
     }
 
-    package var canPresent: Bool { screen != nil && flips.pending == nil && !asleep }
-    /// The screen was put to sleep (`setPower(false)`): its CRTC is inactive.
-    package private(set) var asleep = false
+    package var isReady: Bool { screen != nil && flips.pending == nil && retired == nil }
     package var refreshInterval: Double {
         guard let refresh = screen?.target.mode.refresh, refresh > 0 else { return 1.0 / 60 }
         return 1.0 / Double(refresh)
@@ -69,12 +68,12 @@ package final class DrmOutput: DisplayOutput {
         if loop != nil { card.detachScreen() }
         loop = nil
         hotplug = nil
-        onPresented = nil
-        onScreenChanged = nil
+        events = nil
     }
 
-    package func attach(to loop: EventLoop) throws {
+    package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
         self.loop = loop
+        self.events = events
         try card.attachScreen(to: loop)
         hotplug = UdevMonitor(subsystems: ["drm"])
         if let hotplug {
@@ -87,61 +86,6 @@ package final class DrmOutput: DisplayOutput {
             }
         } else {
             Log.warning("udev monitor unavailable: screens plugged in later will not be noticed")
-        }
-    }
-
-    package func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
-        guard let screen, flips.pending == nil else {
-            throw .unsupported("present called while \(screen == nil ? "no screen is connected" : "a flip is pending")")
-        }
-        let index = flips.current.map { ($0 + 1) % screen.buffers.count } ?? 0
-        let buffer = screen.buffers[index]
-        screen.cardPlanes?.buffers.committed()   // no card on a plane in this frame
-        if let rotator = screen.rotator {
-            draw(rotator.buffer)
-            rotator.copy(into: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
-        } else {
-            draw(PixelBuffer(base: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride))
-        }
-        if screen.lit {
-            try screen.committer.flip(screen.target, buffer: buffer)
-        } else {
-            if saved?.crtcID != screen.target.crtcID {
-                saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)
-            }
-            let evented = try screen.committer.modeset(screen.target, buffer: buffer, rotation: screen.planeRotation)
-            screen.lit = true
-            Log.info("showing \(summary)")
-            if !evented {
-                // Legacy SetCrtc completes on return: report it from the loop, like an event.
-                loop?.post { [weak self] in self?.flipCompleted(time: MonotonicClock.now()) }
-            }
-        }
-        flips.pending = index
-        screen.cardsShown.pending = []
-    }
-
-
-    package func setPower(_ on: Bool) {
-        guard on == asleep else { return }
-        asleep = !on
-        guard let screen else { return }
-        if on {
-            // The next frame is a full modeset with ACTIVE = 1 (or SetCrtc): the last picture again.
-            screen.lit = false
-            Log.info("\(screen.target.connectorName): waking the screen")
-            return
-        }
-        waitForPendingFlip()
-        if !screen.lit && saved?.crtcID != screen.target.crtcID {
-            // Dark from the start: the console's CRTC goes dark too, and comes back on exit.
-            saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)
-        }
-        if !screen.committer.switchOff(screen.target) {
-            Log.warning("\(screen.target.connectorName): the driver refused to switch the screen off: "
-                        + "\(SystemError(call: "DPMS off", errno: Glibc.errno))")
-        } else {
-            Log.info("\(screen.target.connectorName): screen off (CRTC \(screen.target.crtcID) inactive, no signal)")
         }
     }
 
@@ -176,8 +120,7 @@ package final class DrmOutput: DisplayOutput {
 
     package func restore() {
         // No more frames: a completion seen below must not make the daemon draw the next one.
-        onPresented = nil
-        onScreenChanged = nil
+        events = nil
         // An atomic commit still in flight would make the restore fail with EBUSY.
         waitForPendingFlip()
         guard let saved else { return }
@@ -192,23 +135,22 @@ package final class DrmOutput: DisplayOutput {
 
     // MARK: - events
 
-    /// A flip of this screen completed (called by the card's event handler).
+    /// A flip of this screen completed (called by the card's event handler): the books first,
+    /// then the event. A screen replaced under that flip is freed now, and announced.
     package func flipCompleted(time: Double) {
+        if let old = retired {
+            retired = nil
+            if old.target.crtcID != screen?.target.crtcID { card.release(crtc: old.target.crtcID) }
+            return events?(.changed) ?? ()
+        }
         guard let done = flips.pending else { return }
         flips.current = done
         flips.pending = nil
         if let screen { screen.cardsShown.current = screen.cardsShown.pending; screen.atomic?.writeback?.flipped(at: time) }
-        onPresented?(time)
-        if reprobeAfterFlip {
-            reprobeAfterFlip = false
-            hotplugged()
-        }
+        events?(.presented(at: time))
     }
 
-
     private func hotplugged() {
-        // Rebuilding buffers under a queued flip would free memory the CRTC is about to show.
-        guard flips.pending == nil else { reprobeAfterFlip = true; return }
         Log.info("drm change event: re-probing \(card.path)")
         do throws(DisplayError) {
             try probe()
@@ -239,16 +181,24 @@ package final class DrmOutput: DisplayOutput {
         let target = ScanoutTarget(crtcID: crtc.id, crtcIndex: crtc.index, connectorID: connector.id,
                                    connectorName: connector.name, mode: mode)
         if let old = screen?.target.crtcID { card.release(crtc: old) }
-        screen = nil   // free the old buffers before allocating new ones
+        // Free the old buffers before allocating new ones, unless the CRTC is about to show one.
+        if flips.pending == nil { screen = nil }
         replaceScreen(with: try DrmScreen(card: card, target: target, settings: settings))
     }
 
+    /// A flip still queued keeps the old screen's buffers (and the CRTC's event) until it
+    /// completes; `changed` is reported then, so the next frame never meets a busy CRTC.
     private func replaceScreen(with new: DrmScreen?) {
         if screen == nil && new == nil { return }
         if let old = screen?.target.crtcID { card.release(crtc: old) }
         if let crtc = new?.target.crtcID { card.claim(crtc: crtc, for: self) }
+        if flips.pending != nil, let old = screen {
+            retired = old
+            // Its event comes by CRTC: keep the old CRTC routed here until it does.
+            card.claim(crtc: old.target.crtcID, for: self)
+        }
         screen = new
-        flips.current = nil
-        onScreenChanged?()
+        flips = (nil, nil)
+        if retired == nil { events?(.changed) }
     }
 }

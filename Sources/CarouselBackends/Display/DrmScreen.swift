@@ -13,11 +13,14 @@ package final class DrmScreen {
     package let rotator: SoftwareRotator?
     /// False until the first frame has been committed with a full modeset.
     package var lit = false
-    /// Cards on overlay planes (atomic, unrotated, `planes = "auto"`, overlays free); nil: composed.
-    package let cardPlanes: (committer: AtomicCommitter, buffers: CardFramebuffers, capabilities: PlaneCapabilities)?
-    /// The driver refused scaled cards in a TEST_ONLY commit: frames with them are composed
-    /// without asking again.
-    package var planesCannotScale = false
+    /// The committer when it is atomic: overlay planes and writeback need it.
+    package let atomic: AtomicCommitter?
+    /// What the overlay planes for cards can do (atomic, unrotated, `planes = "auto"`, overlays
+    /// free); nil: every frame is composed. `canScale` turns false once the driver refused
+    /// scaled cards, so frames with them are composed without asking again.
+    package var planeCapabilities: PlaneCapabilities?
+    /// The cards' framebuffers on those planes.
+    package let cardBuffers: CardFramebuffers?
     /// The cards on overlays in the frame on screen and in the one queued (empty: composed).
     package var cardsShown: (current: [(placed: PlacedCard, buffer: DumbBuffer)], pending: [(placed: PlacedCard, buffer: DumbBuffer)]) = ([], [])
     /// The last planes frame flattened for `ctl screenshot`.
@@ -25,16 +28,19 @@ package final class DrmScreen {
 
     package init(card: DrmCard, target: ScanoutTarget, settings: OutputSettings) throws(DisplayError) {
         self.target = target
-        var committer: ModesetCommitter = LegacyCommitter(card: card)
+        var atomic: AtomicCommitter?
         if !settings.forceLegacy && card.enableAtomic() {
             do throws(DisplayError) {
-                committer = try AtomicCommitter(card: card, target: target)
+                atomic = try AtomicCommitter(card: card, target: target)
             } catch {
                 Log.warning("\(card.path): atomic modesetting unusable (\(error)); using legacy")
             }
         }
+        self.atomic = atomic
+        let committer: ModesetCommitter = atomic ?? LegacyCommitter(card: card)
         self.committer = committer
-        cardPlanes = Self.cardPlanes(card: card, target: target, committer: committer, settings: settings)
+        planeCapabilities = atomic.flatMap { Self.claimOverlays(card: card, target: target, atomic: $0, settings: settings) }
+        cardBuffers = planeCapabilities == nil ? nil : CardFramebuffers(card: card)
         let mode = target.mode
         let quarterTurn = settings.rotation == 90 || settings.rotation == 270
         let (pictureWidth, pictureHeight) = quarterTurn ? (mode.height, mode.width) : (mode.width, mode.height)
@@ -43,7 +49,9 @@ package final class DrmScreen {
         // Plane rotation scans out a buffer of the picture's size; try it first.
         if settings.rotation != 0 {
             let probe = try DumbBuffer(card: card, width: pictureWidth, height: pictureHeight)
-            if committer.supportsRotation(settings.rotation, target: target, buffer: probe) {
+            // The property can list a value the hardware refuses for this format: ask the kernel.
+            let rotated = KmsState(target: target, lighting: settings.rotation, primary: probe)
+            if case .accepted = try committer.commit(rotated, test: true) {
                 var buffers = [probe]
                 for _ in 1..<count { buffers.append(try DumbBuffer(card: card, width: pictureWidth, height: pictureHeight)) }
                 self.buffers = buffers; planeRotation = settings.rotation; rotator = nil
@@ -58,20 +66,18 @@ package final class DrmScreen {
         rotator = SoftwareRotator(degrees: settings.rotation, width: pictureWidth, height: pictureHeight)
     }
 
-    /// The overlays this screen may put cards on: atomic, unrotated (a quarter turn would need
-    /// the cards turned too; vc4's planes cannot rotate), and overlays no other screen holds.
-    private static func cardPlanes(card: DrmCard, target: ScanoutTarget, committer: ModesetCommitter,
-                                   settings: OutputSettings) -> (AtomicCommitter, CardFramebuffers, PlaneCapabilities)? {
-        guard settings.planes, settings.rotation == 0, let atomic = committer as? AtomicCommitter else { return nil }
+    /// The overlays this screen may put cards on: unrotated (a quarter turn would need the
+    /// cards turned too; vc4's planes cannot rotate), and overlays no other screen holds.
+    private static func claimOverlays(card: DrmCard, target: ScanoutTarget, atomic: AtomicCommitter,
+                                      settings: OutputSettings) -> PlaneCapabilities? {
+        guard settings.planes, settings.rotation == 0 else { return nil }
         let overlays = OverlayPlanes(card: card, crtcIndex: target.crtcIndex, primaryZpos: atomic.primaryZpos,
                                      excluding: card.claimedPlanes)
         guard !overlays.planes.isEmpty else { return nil }
         card.claim(planes: overlays.planes.map(\.id), for: target.crtcID)
         atomic.overlays = overlays
-        return (atomic, CardFramebuffers(card: card), overlays.capabilities)
+        return overlays.capabilities
     }
-
-    package var atomic: AtomicCommitter? { committer as? AtomicCommitter }
 
     /// The picture size (after rotation).
     package var size: Size {

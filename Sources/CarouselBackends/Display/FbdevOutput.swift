@@ -13,11 +13,10 @@ package final class FbdevOutput: DisplayOutput {
     private let mapping: FramebufferMapping
     private let rotator: SoftwareRotator?
     private var consoleCopy: [UInt8]
-    private var drawing = false
+    /// A frame was written and its `presented` is posted.
+    private var reporting = false
     private weak var loop: EventLoop?
-
-    package var onPresented: ((Double) -> Void)?
-    package var onScreenChanged: (() -> Void)?
+    private var events: ((OutputEvent) -> Void)?
 
     package init(path: String = "/dev/fb0", rotation: Int = 0) throws(DisplayError) {
         // Every throw below closes the device: `device` is dropped with it.
@@ -63,14 +62,14 @@ package final class FbdevOutput: DisplayOutput {
         rotator.map { Size(width: Double($0.width), height: Double($0.height)) }
             ?? Size(width: Double(mapping.width), height: Double(mapping.height))
     }
-    package var canPresent: Bool { !drawing && !blanked }
+    package var isReady: Bool { !reporting }
     package var lastFrame: PixelBuffer? {
         blanked ? nil : PixelBuffer(base: mapping.memory, width: mapping.width, height: mapping.height, stride: mapping.stride)
     }
     private var blanked = false
 
     /// FBIOBLANK: powered down (the monitor sees no signal on most drivers) or unblanked.
-    package func setPower(_ on: Bool) {
+    private func setPower(_ on: Bool) {
         guard on == blanked else { return }
         blanked = !on
         let mode = CInt(on ? FB_BLANK_UNBLANK : FB_BLANK_POWERDOWN)
@@ -80,30 +79,41 @@ package final class FbdevOutput: DisplayOutput {
     }
     package var refreshInterval: Double { 1.0 / 60 }
 
-    package func attach(to loop: EventLoop) throws { self.loop = loop }
-    package func detach() { onPresented = nil; onScreenChanged = nil }
+    package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
+        self.loop = loop
+        self.events = events
+    }
+    package func detach() { events = nil }
     package var devicePath: String { path }
     /// fbdev is the fallback: any KMS card that appears is preferred.
     package var isFirmwareFramebuffer: Bool { true }
 
-    package func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
-        guard !drawing else { throw .unsupported("present called while the previous frame is being reported") }
-        if let rotator {
-            draw(rotator.buffer)
-            rotator.copy(into: mapping.memory, width: mapping.width, height: mapping.height, stride: mapping.stride)
-        } else {
-            draw(PixelBuffer(base: mapping.memory, width: mapping.width, height: mapping.height, stride: mapping.stride))
-        }
-        drawing = true
+    /// The mapped memory itself (or the rotator's picture): fbdev has one buffer, on screen.
+    package func acquire() throws(DisplayError) -> PixelBuffer {
+        guard !reporting else { throw .unsupported("a buffer asked for while the previous frame is being reported") }
+        return rotator?.buffer ?? PixelBuffer(base: mapping.memory, width: mapping.width, height: mapping.height, stride: mapping.stride)
+    }
+
+    /// Cards are always composed; a drawn primary is on screen already (turned into the mapping
+    /// first when rotated), and `presented` follows from the loop.
+    package func commit(_ state: FrameState, _ mode: CommitMode) throws(DisplayError) -> CommitResult {
+        guard !reporting else { throw .unsupported("a commit while the previous frame is being reported") }
+        if !state.cards.isEmpty { return .compose(.noOverlayPlanes) }
+        guard mode == .apply else { return .accepted }
+        setPower(state.power == .on)
+        guard state.power == .on, state.primary != nil else { return .accepted }
+        rotator?.copy(into: mapping.memory, width: mapping.width, height: mapping.height, stride: mapping.stride)
+        reporting = true
         loop?.post { [weak self] in
             guard let self else { return }
-            drawing = false
-            onPresented?(MonotonicClock.now())
+            reporting = false
+            events?(.presented(at: MonotonicClock.now()))
         }
+        return .accepted
     }
 
     package func restore() {
-        onPresented = nil
+        events = nil
         consoleCopy.withUnsafeBytes { saved in
             if let base = saved.baseAddress { mapping.memory.copyMemory(from: base, byteCount: saved.count) }
         }

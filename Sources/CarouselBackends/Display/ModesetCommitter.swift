@@ -1,3 +1,4 @@
+import CarouselPixels
 import CDRM
 import Glibc
 
@@ -39,55 +40,80 @@ package struct SavedCrtc {
     }
 }
 
-/// How frames reach the screen: atomic commits or legacy SetCrtc + PageFlip. One interface,
+/// One CRTC's next state in KMS terms: what `DrmOutput` makes of a `FrameState`.
+package struct KmsState {
+    package var target: ScanoutTarget
+    /// Lights the CRTC with a full modeset (the first frame, or waking), the primary plane
+    /// rotated by this many degrees; nil: the CRTC is lit already.
+    package var lighting: Int?
+    /// false: the CRTC's output off (DPMS off, ACTIVE = 0); nothing else is in the state.
+    package var active = true
+    /// The primary plane's new buffer; nil: it keeps its own.
+    package var primary: DumbBuffer?
+    /// Cards on the overlays, bottom to top; overlays lit before and unused now go dark.
+    package var cards: [(placed: PlacedCard, buffer: DumbBuffer)] = []
+
+    package init(target: ScanoutTarget, lighting: Int? = nil, active: Bool = true, primary: DumbBuffer? = nil,
+                 cards: [(placed: PlacedCard, buffer: DumbBuffer)] = []) {
+        self.target = target; self.lighting = lighting; self.active = active; self.primary = primary; self.cards = cards
+    }
+}
+
+/// What a committer made of a state.
+package enum KmsOutcome {
+    /// Tested fine, or applied: `evented` when a flip event of the CRTC will report completion,
+    /// false when it completed on return.
+    case accepted(evented: Bool)
+    /// The driver's check refused it (errno); nothing changed on screen.
+    case refused(errno: Int32)
+}
+
+/// How states reach the screen: atomic commits or legacy SetCrtc + PageFlip. One interface,
 /// two implementations (like wlroots' backend iface), chosen once per card.
 package protocol ModesetCommitter: AnyObject {
     /// "atomic" or "legacy", for logs.
     var kind: String { get }
-    /// Whether the plane can show the picture rotated by `degrees` (counter-clockwise, as
-    /// DRM_MODE_ROTATE_*); when false the caller rotates in software.
-    func supportsRotation(_ degrees: Int, target: ScanoutTarget, buffer: DumbBuffer) -> Bool
-    /// Lights up `target` showing `buffer`, rotated by the plane. Returns true when a flip
-    /// event of the target's CRTC will report completion, false when it completed on return.
-    func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int) throws(DisplayError) -> Bool
-    /// Queues `buffer` for the next vblank; completion comes as a flip event of the target's CRTC.
-    func flip(_ target: ScanoutTarget, buffer: DumbBuffer) throws(DisplayError)
+    /// Tests (`test`) or applies `state`. Throws when applying fails for another reason than
+    /// the driver's check (which is `.refused`).
+    func commit(_ state: KmsState, test: Bool) throws(DisplayError) -> KmsOutcome
     /// Gives the CRTC back as it was before (and undoes plane state such as rotation).
     func restore(_ saved: SavedCrtc) -> Bool
-    /// Turns the CRTC's output off (DPMS off): the monitor sees no signal. The next `modeset`
-    /// turns it on again. False when the driver refused.
-    func switchOff(_ target: ScanoutTarget) -> Bool
 }
 
-/// Legacy KMS: drmModeSetCrtc for the modeset, drmModePageFlip for frames. No plane
-/// rotation, so rotation is always done in software.
+/// Legacy KMS: drmModeSetCrtc for the modeset, drmModePageFlip for frames, the connector's DPMS
+/// property for off. No planes beyond the primary and no plane rotation.
 package final class LegacyCommitter: ModesetCommitter {
     package let kind = "legacy"
     private let card: DrmCard
     private var fd: Int32 { card.fd }
     package init(card: DrmCard) { self.card = card }
 
-    package func supportsRotation(_ degrees: Int, target: ScanoutTarget, buffer: DumbBuffer) -> Bool { degrees == 0 }
-
-    package func modeset(_ target: ScanoutTarget, buffer: DumbBuffer, rotation: Int) throws(DisplayError) -> Bool {
-        var connector = target.connectorID
-        var mode = target.mode.raw
-        guard drmModeSetCrtc(fd, target.crtcID, buffer.framebufferID, 0, 0, &connector, 1, &mode) == 0 else {
-            throw .system(call: "drmModeSetCrtc \(target.mode.label)", errno: Glibc.errno, path: target.connectorName)
+    package func commit(_ state: KmsState, test: Bool) throws(DisplayError) -> KmsOutcome {
+        let target = state.target
+        guard state.cards.isEmpty, (state.lighting ?? 0) == 0 else { return .refused(errno: EINVAL) }
+        if test { return .accepted(evented: false) }
+        if !state.active {
+            return switchOff(target) ? .accepted(evented: false) : .refused(errno: Glibc.errno)
         }
-        return false
-    }
-
-    package func flip(_ target: ScanoutTarget, buffer: DumbBuffer) throws(DisplayError) {
+        guard let buffer = state.primary else { return .accepted(evented: false) }
+        if state.lighting != nil {
+            var connector = target.connectorID
+            var mode = target.mode.raw
+            guard drmModeSetCrtc(fd, target.crtcID, buffer.framebufferID, 0, 0, &connector, 1, &mode) == 0 else {
+                throw .system(call: "drmModeSetCrtc \(target.mode.label)", errno: Glibc.errno, path: target.connectorName)
+            }
+            return .accepted(evented: false)
+        }
         guard drmModePageFlip(fd, target.crtcID, buffer.framebufferID, cdrm_mode_page_flip_event(), nil) == 0 else {
             throw .system(call: "drmModePageFlip", errno: Glibc.errno, path: target.connectorName)
         }
+        return .accepted(evented: true)
     }
 
     package func restore(_ saved: SavedCrtc) -> Bool { saved.restore(fd: fd) }
 
     /// The connector's DPMS property, off (a legacy SetCrtc turns it on again).
-    package func switchOff(_ target: ScanoutTarget) -> Bool {
+    private func switchOff(_ target: ScanoutTarget) -> Bool {
         let properties = DrmProperties(fd: fd, objectID: target.connectorID, objectType: UInt32(DRM_MODE_OBJECT_CONNECTOR))
         guard let dpms = properties["DPMS"]?.id else { return false }
         return drmModeConnectorSetProperty(fd, target.connectorID, dpms, UInt64(DRM_MODE_DPMS_OFF)) == 0

@@ -6,9 +6,9 @@ import CWayland
 import Glibc
 
 /// The carousel as a fullscreen toplevel of a Wayland compositor (cage, weston, labwc), under
-/// the same `DisplayOutput` contract as DRM: `present` draws into a free wl_shm buffer and
-/// commits it; `onPresented` comes from the surface's frame callback, timed by wp_presentation
-/// when the compositor offers it. While settled nothing is committed and no callback is asked.
+/// the same `DisplayOutput` contract as DRM: `acquire` gives a free wl_shm buffer and `commit`
+/// attaches and commits it; `presented` comes from the surface's frame callback, timed by
+/// wp_presentation when the compositor offers it. While settled nothing is committed and no callback is asked.
 ///
 /// - Nothing is drawn before the first configure is acked; every configured size is honoured
 ///   (0x0, "choose yourself", takes the output's current mode).
@@ -30,8 +30,10 @@ package final class WaylandOutput: DisplayOutput {
     private var attachment = LoopAttachment()
     private var counters = WaylandCounters()
 
-    package var onPresented: ((Double) -> Void)?
-    package var onScreenChanged: (() -> Void)?
+    /// The buffer `acquire` gave, for the next `commit`.
+    private var acquired: ShmBuffer?
+    /// Hears `presented` and `changed`, from `attach` to `detach`.
+    private var events: ((OutputEvent) -> Void)?
     /// The window ends: closed by the compositor, or the compositor went away or broke the
     /// protocol (the daemon ends; systemd restarts it).
     package var onEnd: ((WindowEnd) -> Void)?
@@ -104,7 +106,7 @@ package final class WaylandOutput: DisplayOutput {
             }
             changed = true
         }
-        if changed { onScreenChanged?() }
+        if changed { events?(.changed) }
         return changed
     }
 
@@ -124,7 +126,7 @@ package final class WaylandOutput: DisplayOutput {
             + (connection.presentation == nil ? "" : ", presentation-time")
     }
     package var lastFrame: PixelBuffer? { window.surface == nil ? nil : pool.lastCommitted?.pixels }
-    package var canPresent: Bool {
+    package var isReady: Bool {
         size != nil && window.surface != nil && feedback.callback == nil && pool.hasRoom
     }
     package var refreshInterval: Double {
@@ -148,8 +150,9 @@ package final class WaylandOutput: DisplayOutput {
         set { attachment.afterDispatch = newValue }
     }
 
-    package func attach(to loop: EventLoop) throws {
+    package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
         attachment.loop = loop
+        self.events = events
         if attachment.watchesConnection {
             attachment.watch = try loop.watch(connection.fd, name: "Wayland") { [unowned self] in
                 do throws(DisplayError) {
@@ -162,21 +165,38 @@ package final class WaylandOutput: DisplayOutput {
             }
         }
         // Configures that arrived during start-up's round trip.
-        if size != nil { loop.post { [weak self] in self?.onScreenChanged?() } }
+        if size != nil { loop.post { [weak self] in self?.events?(.changed) } }
     }
 
     package func detach() {
         attachment.watch = nil
-        onPresented = nil; onScreenChanged = nil
+        events = nil
     }
 
-    package func present(_ draw: (PixelBuffer) -> Void) throws(DisplayError) {
-        guard let surface = window.surface, let size, feedback.callback == nil else {
-            throw .unsupported("present called while \(size == nil ? "not configured" : "a frame is pending")")
+    package func acquire() throws(DisplayError) -> PixelBuffer {
+        guard window.surface != nil, let size, feedback.callback == nil else {
+            throw .unsupported("a buffer asked for while \(size == nil ? "not configured" : "a frame is pending")")
         }
         pool.freeReleased()
         let buffer = try pool.free(shm: connection.shm, width: Int(size.width), height: Int(size.height))
-        draw(buffer.pixels)
+        acquired = buffer
+        return buffer.pixels
+    }
+
+    /// Cards are always composed, and the compositor owns the screen's power: only a drawn
+    /// primary is committed.
+    package func commit(_ state: FrameState, _ mode: CommitMode) throws(DisplayError) -> CommitResult {
+        if !state.cards.isEmpty { return .compose(.noOverlayPlanes) }
+        guard mode == .apply, state.power == .on, state.primary != nil else { return .accepted }
+        guard let surface = window.surface, let buffer = acquired, feedback.callback == nil else {
+            throw .unsupported("a commit while \(size == nil ? "not configured" : "a frame is pending")")
+        }
+        acquired = nil
+        try attachAndCommit(buffer, to: surface)
+        return .accepted
+    }
+
+    private func attachAndCommit(_ buffer: ShmBuffer, to surface: OpaquePointer) throws(DisplayError) {
         var damage = FrameDamage.Rect(x: 0, y: 0, width: buffer.width, height: buffer.height)
         if let previous = pool.lastCommitted, previous !== buffer, previous.width == buffer.width, previous.height == buffer.height {
             guard let changed = FrameDamage.changed(previous.pixels, buffer.pixels) else {
@@ -184,7 +204,7 @@ package final class WaylandOutput: DisplayOutput {
                 // would get no frame callback from wlroots (it repaints nothing), and the next
                 // frame would wait forever; the frame is "presented" now instead.
                 counters.unchangedFrames += 1
-                attachment.loop?.post { [weak self] in self?.onPresented?(MonotonicClock.now()) }
+                attachment.loop?.post { [weak self] in self?.events?(.presented(at: MonotonicClock.now())) }
                 return
             }
             damage = changed
@@ -233,13 +253,13 @@ package final class WaylandOutput: DisplayOutput {
     private func resize() {
         let newSize = configured.bufferSize(outputMode: connection.currentMode.map { ($0.width, $0.height) })
         guard newSize != size else {
-            if attachment.loop != nil, feedback.callback == nil { onScreenChanged?() }
+            if attachment.loop != nil, feedback.callback == nil { events?(.changed) }
             return
         }
         if let size { Log.info("wayland: resized from \(Int(size.width))x\(Int(size.height)) to \(Int(newSize.width))x\(Int(newSize.height))") }
         size = newSize
         pool.retireAll()
-        if attachment.loop != nil { onScreenChanged?() }
+        if attachment.loop != nil { events?(.changed) }
     }
 
     /// The surface entered or left an output: its scale may change, and with it the buffer.
@@ -257,7 +277,7 @@ package final class WaylandOutput: DisplayOutput {
         let time = feedback.frameDone(ms: ms, now: MonotonicClock.now())
         // A frame committed before the latest configure was shown in the old state: the frame
         // for the new one is drawn now, and only its callback counts as on screen.
-        if configured.atCommit < configured.acked { onScreenChanged?() } else { onPresented?(time) }
+        if configured.atCommit < configured.acked { events?(.changed) } else { events?(.presented(at: time)) }
     }
 
     private func presented(seconds: UInt64, nanoseconds: UInt32) {

@@ -24,7 +24,7 @@ final class Operations: OperationsState {
         screenshots = Screenshots(outputs: outputs, names: screenNames)
         let shell = live.current.shell
         let tv = Self.tvLink(shell.schedule.tv.cec, outputs: outputs, loop: loop)
-        let screens = ScreenSwitch(displays: outputs, tv: tv, delays: (shell.schedule.tv.offDelay, shell.schedule.tv.onDelay), loop: loop)
+        let screens = ScreenSwitch(displays: carousels.groups.map(\.daemon), tv: tv, delays: (shell.schedule.tv.offDelay, shell.schedule.tv.onDelay), loop: loop)
         power = try PowerController(shell: shell, screens: screens, displays: outputs, screenNames: screenNames,
                                     clock: carousels.clock, loop: loop)
         tv?.onPowerChange = { [unowned publisher] _ in publisher.publish() }

@@ -4,24 +4,6 @@ import CarouselEngine
 import CarouselPixels
 import Glibc
 
-/// One screen the carousel is shown on: its output, its renderer (which knows where on the
-/// carousel this screen looks: `ViewTransform`), and what it shows now.
-final class ScreenView {
-    let output: DisplayOutput
-    fileprivate(set) var renderer: FrameRenderer
-    fileprivate var lastDrawn: FrameLayout?
-    fileprivate var redraw = true
-    /// How frames reached this screen, each way said once (`Daemon+Planes`).
-    var planeLog = PlanePathLog()
-    /// The layout without cards that the primary plane shows under cards on planes (nil: a
-    /// composed frame, or unknown).
-    var background: FrameLayout?
-
-    init(output: DisplayOutput, renderer: FrameRenderer) {
-        self.output = output; self.renderer = renderer
-    }
-}
-
 /// What a carousel's pacer asks of, and tells, the part that owns it (`ScreenGroup`).
 protocol DaemonDelegate: AnyObject {
     /// The engine's viewport for the screens' sizes (nil: not lit).
@@ -62,6 +44,8 @@ final class Daemon {
     private var current: FrameLayout?
     private var pacing = Pacing()
     private var stopped = false
+    /// The screens are to be lit (`setScreens(on:)`).
+    private(set) var screensOn = true
     /// Frames that became visible so far (on any screen), and the time the first one did.
     private(set) var framesPresented = 0
     private(set) var firstFrameTime: Double?
@@ -90,9 +74,12 @@ final class Daemon {
         self.engine = engine; self.views = views; self.loop = loop
         timer = loop.timer("frame timer") { [unowned self] now in tick(now: now) }
         for view in views {
-            view.output.onPresented = { [unowned self, unowned view] time in presented(view, at: time) }
-            view.output.onScreenChanged = { [unowned self, unowned view] in screenChanged(view) }
-            try view.output.attach(to: loop)
+            try view.output.attach(to: loop) { [unowned self, unowned view] event in
+                switch event {
+                case .presented(let time): presented(view, at: time)
+                case .changed: screenChanged(view)
+                }
+            }
         }
         if let size = viewport() { self.engine.resize(size) }
     }
@@ -157,7 +144,15 @@ final class Daemon {
     /// Uses new renderers, one per screen (the config or the screens changed), and redraws
     /// everything with them.
     func replaceRenderers(_ renderers: [FrameRenderer]) {
-        for (view, renderer) in zip(views, renderers) { view.renderer = renderer; view.planeLog = PlanePathLog() }
+        for (view, renderer) in zip(views, renderers) { view.renderer = renderer; view.pathLog = FramePathLog() }
+        setNeedsRedraw()
+    }
+
+    /// The screens' power: off is a state committed once to each screen as soon as it is free
+    /// (no signal; the strip goes on moving unseen); on lights them with the next frame.
+    func setScreens(on: Bool) {
+        guard on != screensOn else { return }
+        screensOn = on
         setNeedsRedraw()
     }
 
@@ -170,10 +165,11 @@ final class Daemon {
 
     // MARK: - pacing
 
-    private func scheduleTick() {
+    /// `time`: the flip's time to tick at (the loop's clock reads later by then).
+    private func scheduleTick(at time: Double? = nil) {
         guard !pacing.tickPosted else { return }
         pacing.tickPosted = true
-        loop.post { [unowned self] in tick(now: loop.time.now()) }
+        loop.post { [unowned self] in tick(now: time ?? loop.time.now()) }
     }
 
     /// Runs due wakeups, advances the engine to `now`, draws if something changed and the
@@ -217,13 +213,15 @@ final class Daemon {
         } else {
             pacing.lastPresented = time
         }
-        tick(now: time)
+        // The next frame is drawn from the loop, after the output's event handler returned.
+        scheduleTick(at: time)
     }
 
     private func screenChanged(_ view: ScreenView) {
         if view.output.size != nil { Log.info("screen \(view.output.summary)") }
         rearrange()
         view.renderer.invalidate()
+        view.power = nil   // a new screen: switched off anew if the screens are off
         pacing.lastPresented = nil
         pacing.holdUntil = nil
         setNeedsRedraw()
@@ -236,15 +234,14 @@ final class Daemon {
     }
 
     private func draw(_ layout: FrameLayout, on view: ScreenView) {
-        guard view.output.canPresent, view.output.size != nil else { return }
+        guard view.output.isReady, view.output.size != nil else { return }
+        guard screensOn else { return switchOff(view) }
         // A fast frame sampled nearest is followed by the same layout drawn bilinear, so a
         // finger that stops dead never leaves a coarse frame on screen.
-        guard view.redraw || layout != view.lastDrawn || view.renderer.needsRefinement else { return }
+        guard view.redraw || layout != view.lastDrawn || view.renderer.needsRefinement || view.power != .on else { return }
         do {
-            if try !presentOnPlanes(layout, on: view) {
-                try view.output.present { target in view.renderer.draw(layout, into: target) }
-                view.background = nil
-            }
+            try view.show(layout) { engine.neighbourLayouts() }
+            view.power = .on
             view.lastDrawn = layout
             view.redraw = false
             // With "frame N visible at", how long the daemon took from a flip to the next commit
@@ -252,6 +249,17 @@ final class Daemon {
             Log.debug("frame committed at \(loop.time.now())")
         } catch {
             Log.error("presenting a frame on \(view.output.summary): \(error)")
+        }
+    }
+
+    private func switchOff(_ view: ScreenView) {
+        guard view.power != .off else { return }
+        do {
+            _ = try view.output.commit(.off, .apply)
+            view.power = .off
+            view.background = nil
+        } catch {
+            Log.error("switching off \(view.output.summary): \(error)")
         }
     }
 
@@ -265,7 +273,8 @@ final class Daemon {
             // leader whose flip does not complete (a screen gone dark mid-frame) must not
             // stop the others: they go on at a quarter of the rate.
             let refresh = leader.output.refreshInterval
-            next = leader.output.canPresent ? loop.time.now() + refresh
+            next = !screensOn ? loop.time.now() + Self.darkStep
+                : leader.output.isReady ? loop.time.now() + refresh
                 : views.count > 1 ? loop.time.now() + 4 * refresh : nil
         } else if engine.isMoving {
             next = loop.time.now() + Self.darkStep

@@ -7,7 +7,7 @@ import CarouselCore
 /// again `onDelay` later, since many TVs ignore CEC until they see a signal. Without a TV (no
 /// CEC, or one that does not answer) the CRTC alone is switched, at once.
 final class ScreenSwitch {
-    private let displays: [DisplayOutput]
+    private let displays: [SwitchableScreens]
     /// Panel backlights switched with the CRTCs (`backlight`; `PowerController` chooses them).
     private var backlights: [Backlight] = []
     let tv: TVLink?
@@ -22,7 +22,7 @@ final class ScreenSwitch {
     /// The CRTCs (and backlights) are off now.
     private var crtcsOff = false
 
-    init(displays: [DisplayOutput], tv: TVLink?, delays: (off: Double, on: Double), loop: EventLoop) {
+    init(displays: [SwitchableScreens], tv: TVLink?, delays: (off: Double, on: Double), loop: EventLoop) {
         self.displays = displays; self.tv = tv; self.delays = delays
         time = loop.time
         guard tv != nil else { return }
@@ -78,7 +78,7 @@ final class ScreenSwitch {
     private func setDisplays(on: Bool) {
         crtcsOff = !on
         if !on { for light in backlights { light.setPower(false) } }
-        for display in displays { display.setPower(on) }
+        for display in displays { display.setScreens(on: on) }
         if on { for light in backlights { light.setPower(true) } }
     }
 
@@ -89,3 +89,11 @@ final class ScreenSwitch {
         if wakesLeft > 0 { wakeTimer?.schedule(at: now + delays.on) }
     }
 }
+
+/// What `ScreenSwitch` turns on and off: a carousel's screens, whose pacer commits the off state
+/// to each as soon as it is free (`Daemon.setScreens(on:)`).
+protocol SwitchableScreens: AnyObject {
+    func setScreens(on: Bool)
+}
+
+extension Daemon: SwitchableScreens {}

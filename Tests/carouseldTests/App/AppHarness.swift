@@ -55,7 +55,7 @@ final class AppHarness {
 
     /// The colour at the middle of what screen `index` shows now: the selected card's.
     func centreColour(of index: Int = 0) -> UInt32 {
-        backend.screens[index].memory[200 * 640 + 320] & 0xFF_FFFF
+        backend.screens[index].pixel(x: 320, y: 200) & 0xFF_FFFF
     }
 
     func start() { runner.start() }

@@ -1,0 +1,47 @@
+import CarouselPixels
+
+/// What one output shows next, as one value the backend tests or applies, as weston's
+/// `drm_output_state` and wlroots' output state are: the screen's power, the cards offered for
+/// overlay planes, and the primary plane's new picture. The backend decides planes or
+/// composition; the carousel never asks what the planes can do.
+package struct FrameState {
+    package enum Power: Equatable, Sendable { case on, off }
+
+    /// `.off`: no signal (the monitor goes to standby); the next state that is on lights the
+    /// screen again with a full modeset.
+    package var power: Power = .on
+    /// Cards offered for overlay planes, bottom to top; empty: a composed frame.
+    package var cards: [PlaneCard] = []
+    /// The buffer `acquire()` gave, drawn: the whole frame when composed, the background and
+    /// dots under cards on planes. nil: the primary plane keeps what it shows.
+    package var primary: PixelBuffer?
+    /// At rest, with cards on planes: the cards the next page change may bring, copied into
+    /// plane buffers after this commit, so that none is copied in that page change's frames.
+    package var upcomingCards: [Card] = []
+
+    package init(power: Power = .on, cards: [PlaneCard] = [], primary: PixelBuffer? = nil, upcomingCards: [Card] = []) {
+        self.power = power; self.cards = cards; self.primary = primary; self.upcomingCards = upcomingCards
+    }
+
+    package static let off = FrameState(power: .off)
+}
+
+/// Whether `commit` only asks (DRM_MODE_ATOMIC_TEST_ONLY) or shows the state.
+package enum CommitMode: Sendable { case test, apply }
+
+/// The backend's answer to a state.
+package enum CommitResult: Equatable {
+    /// Tested: it would be shown as it is. Applied: it is queued, and `.presented` follows.
+    case accepted
+    /// The offered cards cannot go on overlay planes, for this reason: nothing changed on
+    /// screen; compose the frame instead.
+    case compose(ComposeReason)
+}
+
+/// What an output reports, in order, each after its own bookkeeping is done.
+package enum OutputEvent: Equatable, Sendable {
+    /// A committed state became visible at this monotonic time.
+    case presented(at: Double)
+    /// The screen appeared, changed mode or went away: the next frame is drawn in full at `size`.
+    case changed
+}

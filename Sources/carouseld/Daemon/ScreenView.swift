@@ -1,0 +1,88 @@
+import CarouselBackends
+import CarouselCore
+import CarouselEngine
+import CarouselPixels
+
+/// One screen the carousel is shown on: its output, its renderer (which knows where on the
+/// carousel this screen looks: `ViewTransform`), and what it shows now.
+final class ScreenView {
+    let output: DisplayOutput
+    var renderer: FrameRenderer
+    var lastDrawn: FrameLayout?
+    var redraw = true
+    /// The power state last committed: a screen switched off is committed `.off` once.
+    var power: FrameState.Power?
+    /// How frames reached this screen, each way said once per reload.
+    var pathLog = FramePathLog()
+    /// The layout without cards that the primary plane shows under cards on planes (nil: a
+    /// composed frame, or unknown).
+    var background: FrameLayout?
+
+    init(output: DisplayOutput, renderer: FrameRenderer) {
+        self.output = output; self.renderer = renderer
+    }
+
+    /// Shows `layout`: its cards on overlay planes where the output takes them (tested, then
+    /// applied), or composed on the CPU into a buffer of the output's.
+    func show(_ layout: FrameLayout, upcoming: () -> [FrameLayout]) throws(DisplayError) {
+        switch renderer.planeCards(layout) {
+        case .none(let reason):
+            pathLog.composing(reason, on: name)
+        case .cards(let cards):
+            var state = FrameState(cards: cards)
+            if case .compose(let reason) = try output.commit(state, .test) {
+                pathLog.composing(reason, on: name)
+                break
+            }
+            // The background and dots change only with the page: most frames move planes alone.
+            let bare = layout.background
+            if bare != background {
+                let buffer = try output.acquire()
+                renderer.drawBackground(layout, into: buffer)
+                state.primary = buffer
+            }
+            if !layout.isMoving { state.upcomingCards = renderer.upcomingCards(upcoming()) }
+            switch try output.commit(state, .apply) {
+            case .accepted:
+                background = bare
+                pathLog.onPlanes(cards.count, on: name)
+                return
+            case .compose(let reason):
+                pathLog.composing(reason, on: name)
+            }
+        }
+        let buffer = try output.acquire()
+        renderer.draw(layout, into: buffer)
+        _ = try output.commit(FrameState(primary: buffer), .apply)
+        background = nil
+    }
+
+    private var name: String { output.connectorName ?? output.devicePath }
+}
+
+/// Which way a screen's frames go, each way said once per reload: the cards on overlay planes,
+/// or composed on the CPU for a reason. A page change that scales its cards alternates between
+/// the two every few frames; the log must not.
+struct FramePathLog {
+    private var said: Set<ComposeReason.Kind> = []
+    private var saidPlanes = false
+
+    /// Start-up's moments and outputs without planes are not worth the log.
+    private static let silent: Set<ComposeReason.Kind> = [.cardNotDecoded, .notLit, .noOverlayPlanes]
+
+    /// True when it was said (the first time for its kind).
+    @discardableResult
+    mutating func composing(_ reason: ComposeReason, on name: String) -> Bool {
+        guard !Self.silent.contains(reason.kind), said.insert(reason.kind).inserted else { return false }
+        Log.info("\(name): composing frames on the CPU: \(reason)")
+        return true
+    }
+
+    @discardableResult
+    mutating func onPlanes(_ cards: Int, on name: String) -> Bool {
+        guard !saidPlanes else { return false }
+        saidPlanes = true
+        Log.info("\(name): cards on overlay planes (\(cards) in this frame), background and dots on the primary plane")
+        return true
+    }
+}
