@@ -16,7 +16,12 @@ final class FakeOutput: DisplayOutput {
     private(set) var powers: [FrameState.Power] = []
     private var events: ((OutputEvent) -> Void)?
     private weak var loop: EventLoop?
-    private let memory = UnsafeMutableRawPointer.allocate(byteCount: 640 * 400 * 4, alignment: 16)
+    /// Black until drawn: a frame left in reused memory would pass for one drawn now.
+    private let memory: UnsafeMutableRawPointer = {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: 640 * 400 * 4, alignment: 16)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: 640 * 400 * 4)
+        return memory
+    }()
 
     deinit { memory.deallocate() }
 

@@ -17,14 +17,11 @@ package protocol Backend: AnyObject {
     /// and fbdev, 0 where the compositor turns the screen.
     func rotation(ofScreen index: Int) -> Int
     /// Starts input, once: when the first frame is on screen, or at once when the screens
-    /// start dark. What the devices ask for goes to `sink`, on the loop.
+    /// start dark. What the devices ask for goes to `sink`, on the loop, and so do the lifts
+    /// of contacts that sent nothing for `touch_timeout` (the input's own timer).
     func startInput(_ request: InputRequest, sink: InputSink)
     /// New settings, screen sizes or touch targets (a reload, a screen that changed).
     func reconfigureInput(_ request: InputRequest)
-    /// When a contact down will have sent nothing for `touch_timeout`; nil if none.
-    var nextStuckTouchDeadline: Double? { get }
-    /// Lifts the contacts that sent nothing for `touch_timeout` by `now`.
-    func expireStuckTouches(now: Double) -> [RoutedAction]
     /// The backend ends the daemon: the compositor closed the window, or was lost.
     var onEnd: ((BackendEnd) -> Void)? { get set }
 }

@@ -50,9 +50,6 @@ package final class KernelBackend: Backend {
 
     package func reconfigureInput(_ request: InputRequest) { input?.reconfigure(request) }
 
-    package var nextStuckTouchDeadline: Double? { input?.source?.nextStuckDeadline }
-
-    package func expireStuckTouches(now: Double) -> [RoutedAction] { input?.source?.expireStuckTouches(now: now) ?? [] }
 }
 
 /// libinput's devices, opened off the loop and then watched by it.
@@ -63,9 +60,15 @@ private final class LibinputFeed {
     private var watch: Watch?
     private unowned let loop: EventLoop
     private unowned let sink: InputSink
+    /// Lifts contacts that sent nothing for `touch_timeout`: the input's own deadline.
+    private var stuckTimer: LoopTimer?
 
     package init(_ request: InputRequest, loop: EventLoop, sink: InputSink) {
         self.request = request; self.loop = loop; self.sink = sink
+        stuckTimer = loop.timer("stuck touches") { [unowned self] now in
+            guard let source else { return }
+            deliver(source.expireStuckTouches(now: now), from: source)
+        }
         let (settings, targets, routing) = (request.settings, request.targets, request.routing)
         do {
             let opening = try BackgroundTask<Result<InputSource, Error>>(name: "carouseld-input")
@@ -93,7 +96,7 @@ private final class LibinputFeed {
             reconfigure(request)
             do {
                 watch = try loop.watch(source.fd, name: "libinput") { [unowned self, unowned source] in
-                    sink.receive(source.dispatch())
+                    deliver(source.dispatch(), from: source)
                 }
             } catch {
                 Log.error("watching input devices: \(error)")
@@ -101,5 +104,10 @@ private final class LibinputFeed {
         case .failure(let error):
             Log.warning("\(error); running without touch, keyboard and pointer")
         }
+    }
+
+    private func deliver(_ actions: [RoutedAction], from source: InputSource) {
+        if !actions.isEmpty { sink.receive(actions) }
+        stuckTimer?.schedule(at: source.nextStuckDeadline)
     }
 }

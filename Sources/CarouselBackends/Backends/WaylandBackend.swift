@@ -19,6 +19,8 @@ package final class WaylandBackend: Backend {
     private let seat: WaylandSeat?
     private var targets: [TouchTarget] = []
     private weak var sink: InputSink?
+    /// Lifts contacts that sent nothing for `touch_timeout`: the seat's own deadline.
+    private var stuckTimer: LoopTimer?
     package var onEnd: ((BackendEnd) -> Void)?
 
     package init(_ shell: ShellSettings, config: CarouselConfig, loop: EventLoop) throws(DisplayError) {
@@ -49,7 +51,10 @@ package final class WaylandBackend: Backend {
             }
         }
         windows.first?.afterDispatch = { [unowned self] in seat?.flushUnframed() }
-        seat?.onActions = { [unowned self] window, actions in sink?.receive(route(actions, window: window)) }
+        seat?.onActions = { [unowned self] window, actions in deliver(route(actions, window: window)) }
+        stuckTimer = loop.timer("stuck touches") { [unowned self] now in
+            deliver((seat?.expireStuckTouches(now: now) ?? []).flatMap { route([$0.action], window: $0.window) })
+        }
         connection.onOutputsChanged = { [unowned self] in followOutputs() }
     }
 
@@ -84,10 +89,10 @@ package final class WaylandBackend: Backend {
         seat?.reconfigure(settings: request.settings, screens: request.targets.map(\.screen))
     }
 
-    package var nextStuckTouchDeadline: Double? { seat?.nextStuckDeadline }
 
-    package func expireStuckTouches(now: Double) -> [RoutedAction] {
-        (seat?.expireStuckTouches(now: now) ?? []).flatMap { route([$0.action], window: $0.window) }
+    private func deliver(_ actions: [RoutedAction]) {
+        if !actions.isEmpty { sink?.receive(actions) }
+        stuckTimer?.schedule(at: seat?.nextStuckDeadline)
     }
 
     /// A window's actions for its carousel, touches moved to where the screen shows it (span).

@@ -1,25 +1,22 @@
 import CarouselBackends
 import CarouselConfig
 import CarouselCore
+import CarouselEngine
 /// Where input goes. The backend's devices (libinput, or a compositor's seat) deliver actions
 /// for a carousel; here:
 /// - the touch that wakes a sleeping screen does nothing else, down to its lift;
 /// - a synced carousel leaves the wall clock for `sync_resume` seconds;
-/// - the rest goes to that carousel's engine;
-/// - contacts that send nothing for `touch_timeout` are lifted, on a timer of the loop.
+/// - the rest goes to that carousel's engine.
+/// Contacts that send nothing for `touch_timeout` are lifted by the input itself (its own timer).
 final class InputRouter: InputSink {
     private let carousels: Carousels
     private let backend: Backend
     private unowned let operations: Operations
-    private var stuckTimer: LoopTimer?
     /// The fingers of the touch that woke the screen, still down.
     private var wakingTouch = WakingTouch()
 
     init(carousels: Carousels, backend: Backend, operations: Operations, loop: EventLoop) {
         self.carousels = carousels; self.backend = backend; self.operations = operations
-        stuckTimer = loop.timer("stuck touches") { [unowned self] now in
-            receive(backend.expireStuckTouches(now: now))
-        }
     }
 
     /// Opens the input devices (once): after the first frame, or at once when starting dark.
@@ -39,7 +36,6 @@ final class InputRouter: InputSink {
 
     func receive(_ actions: [RoutedAction]) {
         for (group, action) in actions { apply(action, toGroup: group) }
-        stuckTimer?.schedule(at: backend.nextStuckTouchDeadline)
     }
 
     private func apply(_ action: InputAction, toGroup group: Int) {

@@ -144,7 +144,11 @@ final class Daemon {
     /// Uses new renderers, one per screen (the config or the screens changed), and redraws
     /// everything with them.
     func replaceRenderers(_ renderers: [FrameRenderer]) {
-        for (view, renderer) in zip(views, renderers) { view.renderer = renderer; view.pathLog = FramePathLog() }
+        for (view, renderer) in zip(views, renderers) {
+            view.renderer = renderer
+            view.pathLog = FramePathLog()
+            view.offersCards = true
+        }
         setNeedsRedraw()
     }
 
@@ -222,6 +226,7 @@ final class Daemon {
         rearrange()
         view.renderer.invalidate()
         view.power = nil   // a new screen: switched off anew if the screens are off
+        view.offersCards = true
         pacing.lastPresented = nil
         pacing.holdUntil = nil
         setNeedsRedraw()

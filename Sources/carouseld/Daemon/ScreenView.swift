@@ -17,6 +17,10 @@ final class ScreenView {
     /// The layout without cards that the primary plane shows under cards on planes (nil: a
     /// composed frame, or unknown).
     var background: FrameLayout?
+    /// The output answered that it has no overlay planes for cards: none are offered again
+    /// until the screen or the renderer changes. Offering costs a look-up in the image store
+    /// that also steers its decodes, which a frame must not do twice.
+    var offersCards = true
 
     init(output: DisplayOutput, renderer: FrameRenderer) {
         self.output = output; self.renderer = renderer
@@ -25,13 +29,14 @@ final class ScreenView {
     /// Shows `layout`: its cards on overlay planes where the output takes them (tested, then
     /// applied), or composed on the CPU into a buffer of the output's.
     func show(_ layout: FrameLayout, upcoming: () -> [FrameLayout]) throws(DisplayError) {
-        switch renderer.planeCards(layout) {
+        switch offersCards ? renderer.planeCards(layout) : .none(.noOverlayPlanes) {
         case .none(let reason):
             pathLog.composing(reason, on: name)
         case .cards(let cards):
             var state = FrameState(cards: cards)
             if case .compose(let reason) = try output.commit(state, .test) {
                 pathLog.composing(reason, on: name)
+                offersCards = reason.kind != .noOverlayPlanes
                 break
             }
             // The background and dots change only with the page: most frames move planes alone.

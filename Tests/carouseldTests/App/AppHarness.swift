@@ -24,11 +24,12 @@ final class AppHarness {
         try dir.write("carouseld.conf", config)
         try dir.mkdir("images")
         for (name, colour) in pictures { try Self.writePicture(colour, to: dir.url("images/" + name)) }
-        loop = try EventLoop(time: time)
+        let loop = try EventLoop(time: time)
+        self.loop = loop
         var made: FakeBackend?
         runner = try DaemonRunner(DaemonOptions(configDirectory: dir.path, controlPath: dir.url("control")), loop: loop) {
             shell, config, _ in
-            let backend = FakeBackend(shell, config: config, connectors: connectors)
+            let backend = FakeBackend(shell, config: config, connectors: connectors, loop: loop)
             made = backend
             return backend
         }
@@ -62,7 +63,7 @@ final class AppHarness {
 
     /// One turn of the loop at the clock's time: flips queued on every screen complete.
     func turn(waitMilliseconds: Int32 = 0) throws {
-        for screen in backend.screens where screen.pending { screen.completeFlip(at: time.now()) }
+        for screen in backend.screens where screen.pending { screen.reportFlip(at: time.now()) }
         try loop.runOnce(timeoutMilliseconds: waitMilliseconds)
     }
 
@@ -83,6 +84,16 @@ final class AppHarness {
         while !condition() {
             guard MonotonicClock.now() < giveUp else { return XCTFail("never: \(what)", file: file, line: line) }
             try turn(waitMilliseconds: 20)
+        }
+    }
+
+    /// Turns the loop until `screens` show `colour` at their centre in a frame that became
+    /// visible (its flip reported), not merely drawn: a picture decoded before the first frame
+    /// is drawn straight away, and the start (READY, input) waits for that flip.
+    func waitUntilOnScreen(_ what: String, colour: UInt32, screens: [Int] = [0],
+                           file: StaticString = #filePath, line: UInt = #line) throws {
+        try waitUntil(what, file: file, line: line) {
+            screens.allSatisfy { centreColour(of: $0) == colour && !backend.screens[$0].pending }
         }
     }
 

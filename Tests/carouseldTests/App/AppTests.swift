@@ -11,7 +11,7 @@ final class AppTests: XCTestCase {
     private func threePictures(config: String = "interval = 60\n") throws -> AppHarness {
         let app = try AppHarness(config: config, pictures: [("a1.png", Self.red), ("a2.png", Self.green), ("a3.png", Self.blue)])
         app.start()
-        try app.waitUntil("the first picture on screen") { app.centreColour() == Self.red }
+        try app.waitUntilOnScreen("the first picture", colour: Self.red)
         return app
     }
 
@@ -128,7 +128,7 @@ final class AppTests: XCTestCase {
         let app = try AppHarness(config: config, pictures: [("a1.png", Self.red), ("a2.png", Self.green)],
                                  connectors: ["Fake-1", "Fake-2"])
         app.start()
-        try app.waitUntil("both screens lit") { app.centreColour(of: 0) == Self.red && app.centreColour(of: 1) == Self.red }
+        try app.waitUntilOnScreen("both screens lit", colour: Self.red, screens: [0, 1])
         _ = socket.messages()
         try app.dir.write("carouseld.conf", config + "spacing = 30\n")
         try app.advance(0.5)

@@ -14,13 +14,23 @@ final class FakeBackend: Backend {
     private(set) weak var sink: InputSink?
     private(set) var inputStarted = 0
     var onEnd: ((BackendEnd) -> Void)?
+    /// Lifts quiet contacts, as the real inputs' own timers do.
+    private var stuckTimer: LoopTimer?
     static let device = 7
 
-    init(_ shell: ShellSettings, config: CarouselConfig, connectors: [String]) {
+    init(_ shell: ShellSettings, config: CarouselConfig, connectors: [String], loop: EventLoop) {
         plan = ScreenPlan.make(shell: shell, config: config, connected: connectors)
         screens = plan.screens.map { _ in FakeOutput() }
         translator = InputTranslator(settings: shell, screen: Size(width: 640, height: 400), announceDevices: true)
         _ = translator.translate([.added(device: Self.device, name: "Fake Touchscreen", capabilities: .touch)])
+        stuckTimer = loop.timer("stuck touches") { [unowned self] now in
+            deliver(translator.expireStuckTouches(now: now))
+        }
+    }
+
+    private func deliver(_ actions: [InputAction]) {
+        if !actions.isEmpty { sink?.receive(actions.map { (group: 0, action: $0) }) }
+        stuckTimer?.schedule(at: translator.nextStuckDeadline)
     }
 
     var outputs: [DisplayOutput] { screens }
@@ -42,11 +52,6 @@ final class FakeBackend: Backend {
         translator.reconfigure(settings: request.settings, screen: target.screen)
     }
 
-    var nextStuckTouchDeadline: Double? { translator.nextStuckDeadline }
-
-    func expireStuckTouches(now: Double) -> [RoutedAction] {
-        translator.expireStuckTouches(now: now).map { (group: 0, action: $0) }
-    }
 
     /// One touch frame of the scripted touchscreen: `phase` for `slot` at (x, y), at `time`.
     func touch(_ phase: TouchPhase, slot: Int = 0, x: Double = 320, y: Double = 200, at time: Double) {
@@ -57,7 +62,6 @@ final class FakeBackend: Backend {
         case .up: event = .touchUp(device: Self.device, slot: slot, time: time)
         case .cancel: event = .touchCancel(device: Self.device, slot: slot, time: time)
         }
-        let actions = translator.translate([event, .touchFrame(device: Self.device, time: time)])
-        sink?.receive(actions.map { (group: 0, action: $0) })
+        deliver(translator.translate([event, .touchFrame(device: Self.device, time: time)]))
     }
 }

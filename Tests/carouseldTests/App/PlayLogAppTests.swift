@@ -9,7 +9,7 @@ final class PlayLogAppTests: XCTestCase {
         let app = try AppHarness(config: config, pictures: [("a1.png", AppTests.red), ("a2.png", AppTests.green),
                                                            ("a3.png", AppTests.blue)])
         app.start()
-        try app.waitUntil("the first picture on screen") { app.centreColour() == AppTests.red }
+        try app.waitUntilOnScreen("the first picture", colour: AppTests.red)
         return app
     }
 
@@ -95,7 +95,7 @@ final class PlayLogAppTests: XCTestCase {
                                  pictures: [("a1.png", AppTests.red), ("a2.png", AppTests.green)],
                                  connectors: ["Fake-1", "Fake-2"])
         app.start()
-        try app.waitUntil("both screens lit") { app.centreColour(of: 0) == AppTests.red && app.centreColour(of: 1) == AppTests.red }
+        try app.waitUntilOnScreen("both screens lit", colour: AppTests.red, screens: [0, 1])
         try app.advance(1)
         XCTAssertTrue(app.control(.next).ok)
         try app.advance(2)

@@ -1,6 +1,3 @@
-import CarouselCore
-import CarouselEngine
-
 /// What input asks of the carousel engine. Produced by `InputSource.dispatch()` (live) and by
 /// the replay; both hand it to `CarouselEngine.apply(_:)`, so the two paths cannot drift apart.
 package enum InputAction: Sendable, Equatable {
