@@ -7,7 +7,7 @@ import PackageDescription
 // a library without its `@main` file. A plain `swift build` or `swift test` never sees it.
 let fuzzLibrary = Context.environment["CAROUSELD_FUZZ_LIBRARY"] != nil
 let carouseldDependencies: [Target.Dependency] = [
-    "CarouselEngine", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CDRM", "CInput", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland", "CCEC",
+    "CarouselEngine", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CDRM", "CLinux", "CImaging", "CJPEGStream", "CPNGStream", "CSystemd", "CYAML", "CTOML", "CWayland", "CCEC",
     .product(name: "ArgumentParser", package: "swift-argument-parser"),
 ]
 
@@ -31,10 +31,13 @@ let package = Package(
         .systemLibrary(
             name: "CDRM", pkgConfig: "libdrm",
             providers: [.apt(["libdrm-dev"])]),
-        // libinput + libudev, plus Linux fd headers (epoll, timerfd, eventfd, signalfd, inotify).
+        // libinput + libudev: input devices and udev's hotplug events, for the backends only.
         .systemLibrary(
             name: "CInput", pkgConfig: "libinput",
             providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        // Linux's own headers Glibc's Swift module leaves out (epoll, timerfd, eventfd, signalfd,
+        // inotify, prctl, adjtimex, SCM_RIGHTS) and the evdev key codes; links nothing.
+        .systemLibrary(name: "CLinux"),
         // Image codecs and pixel compositing: libturbojpeg, libpng, libwebp, libexif, pixman.
         .systemLibrary(
             name: "CImaging", pkgConfig: "pixman-1",
@@ -73,27 +76,27 @@ let package = Package(
         // with libinput, or a Wayland compositor's window and seat; and the screen plan.
         .target(name: "CarouselBackends", dependencies: [
             "CarouselCore", "CarouselEngine", "CarouselPixels", "CarouselConfig",
-            "CDRM", "CInput", "CLibinputLog", "CImaging", "CWayland", "CYAML",
+            "CDRM", "CInput", "CLinux", "CLibinputLog", "CImaging", "CWayland", "CYAML",
         ]),
         // The bottom layer of the daemon: the event loop with its timers and watches (tokens),
         // clocks, owned descriptors, logging, systemd notification. Depends on no other layer.
-        .target(name: "CarouselCore", dependencies: ["CInput", "CSystemd"]),
+        .target(name: "CarouselCore", dependencies: ["CLinux", "CSystemd"]),
         // Pictures: decoders, the card cache on disk, the image store and its decode thread, the
         // compositor and the frame renderer. Takes plain values (CardSpec, sizes), not the config.
         .target(name: "CarouselPixels", dependencies: [
-            "CarouselCore", "CarouselEngine", "CImaging", "CInput", "CJPEGStream", "CPNGStream",
+            "CarouselCore", "CarouselEngine", "CImaging", "CLinux", "CJPEGStream", "CPNGStream",
         ]),
         // The config directory: carouseld.conf (toml++), playlists, schedules, the watcher and the
         // reload that keeps the last good config. Knows nothing of screens or pictures.
         .target(name: "CarouselConfig", dependencies: [
-            "CarouselCore", "CarouselEngine", "CTOML", "CInput",
+            "CarouselCore", "CarouselEngine", "CTOML", "CLinux",
         ]),
         fuzzLibrary ? .target(name: "carouseld", dependencies: carouseldDependencies, exclude: ["Carouseld.swift"])
                     : .executableTarget(name: "carouseld", dependencies: carouseldDependencies),
         // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "TestSupport"]),
-        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CWayland", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CImaging", "CSystemd"]),
+        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CWayland", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CLinux", "CImaging", "CSystemd"]),
     ],
     cxxLanguageStandard: .cxx17
 )

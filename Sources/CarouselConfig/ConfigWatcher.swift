@@ -1,5 +1,5 @@
 import CarouselCore
-import CInput
+import CLinux
 import Glibc
 
 /// Watches the config directory and the media directory with inotify and says when to reload,

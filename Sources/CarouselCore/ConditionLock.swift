@@ -1,4 +1,4 @@
-import CInput
+import CLinux
 import Glibc
 
 /// A mutex with one condition variable (pthreads), for the decode worker's shared state.

@@ -1,4 +1,4 @@
-import CInput
+import CLinux
 import Glibc
 
 /// An eventfd: any thread `signal()`s, the event loop sees `fd` readable and `drain()`s it.

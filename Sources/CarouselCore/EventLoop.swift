@@ -1,4 +1,4 @@
-import CInput
+import CLinux
 import Glibc
 
 /// The daemon's single thread of control: epoll over every descriptor the daemon watches, and

@@ -1,4 +1,4 @@
-import CInput
+import CLinux
 import Glibc
 
 /// A timerfd on CLOCK_REALTIME armed at absolute wall-clock times. With

@@ -1,4 +1,4 @@
-import CInput
+import CLinux
 import Glibc
 
 /// Signals delivered as readable data on a signalfd instead of asynchronous handlers, so

@@ -1,5 +1,5 @@
 @testable import CarouselCore
-import CInput
+import CLinux
 import Glibc
 import XCTest
 @testable import carouseld

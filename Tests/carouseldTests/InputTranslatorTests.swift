@@ -3,7 +3,7 @@
 @testable import CarouselCore
 import XCTest
 import CarouselEngine
-import CInput
+import CLinux
 @testable import carouseld
 
 /// The shared input path: device events (from libinput or a recording) → engine actions.

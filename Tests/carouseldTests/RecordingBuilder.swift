@@ -1,6 +1,6 @@
 @testable import CarouselCore
 import Foundation
-import CInput
+import CLinux
 
 /// A test touchscreen described as data, the way libinput's litest describes its devices.
 struct TestTouchscreen {

@@ -1,7 +1,7 @@
 @testable import CarouselBackends
 @testable import CarouselCore
 import CarouselEngine
-import CInput
+import CLinux
 import CWayland
 import Glibc
 import XCTest

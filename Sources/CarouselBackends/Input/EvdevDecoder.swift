@@ -1,6 +1,6 @@
 import CarouselCore
 import CarouselEngine
-import CInput
+import CLinux
 
 /// Turns one recorded device's kernel events into the events libinput would have sent for it,
 /// following libinput's fallback dispatch: multitouch protocol B (ABS_MT_SLOT, ABS_MT_TRACKING_ID,

@@ -1,7 +1,7 @@
 import CarouselConfig
 import CarouselCore
 import CarouselEngine
-import CInput
+import CLinux
 
 /// Turns device events into engine actions: touch changes gathered per frame and rotated onto
 /// the logical screen, Left/Right keys into pages, a left-button pointer drag into a finger,

@@ -1,6 +1,6 @@
 import CarouselCore
 import CarouselEngine
-import CInput
+import CLinux
 
 /// A pointer dragging with its left button behaves like one finger.
 ///

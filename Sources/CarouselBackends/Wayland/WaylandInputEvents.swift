@@ -1,5 +1,4 @@
 import CarouselCore
-import CInput
 
 /// A Wayland seat's touch, pointer and keyboard in libinput's vocabulary (`DeviceEvent`), so
 /// the daemon's one `InputTranslator` and engine handle them as on DRM. Pure: the protocol

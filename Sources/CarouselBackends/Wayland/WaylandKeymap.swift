@@ -1,5 +1,5 @@
 import CarouselCore
-import CInput
+import CLinux
 import CWayland
 import Glibc
 

@@ -1,5 +1,5 @@
 import CarouselCore
-import CInput
+import CLinux
 import Glibc
 
 /// Whether the kernel's clock is synchronised (NTP): `adjtimex` with no change asked for, whose

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CarouselCore
-import CInput
+import CLinux
 import Glibc
 
 /// `carouseld ctl REQUEST`: asks the running daemon over its control socket and prints the

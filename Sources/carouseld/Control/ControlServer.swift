@@ -1,5 +1,5 @@
 import CarouselCore
-import CInput
+import CLinux
 import Glibc
 
 /// The daemon's control socket (`/run/carouseld/control`): one request per line (at most

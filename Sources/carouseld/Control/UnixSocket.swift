@@ -1,5 +1,5 @@
 import CarouselCore
-import CInput
+import CLinux
 import Glibc
 
 /// The Unix stream sockets of the control interface: a listening one for the daemon and a

@@ -1,6 +1,6 @@
 @testable import CarouselCore
 import CarouselEngine
-import CInput
+import CLinux
 import Glibc
 import XCTest
 @testable import carouseld

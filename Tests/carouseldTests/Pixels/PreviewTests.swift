@@ -1,7 +1,7 @@
 @testable import CarouselConfig
 @testable import CarouselCore
 import CarouselEngine
-import CInput
+import CLinux
 import Foundation
 import Glibc
 import XCTest

@@ -1,6 +1,6 @@
 import CarouselCore
 import CarouselEngine
-import CInput
+import CLinux
 import Glibc
 
 /// Pre-scaled cards for the playlist, decoded on a worker thread, never on the event loop.
