@@ -156,6 +156,16 @@ final class DaemonPacingTests: XCTestCase {
         XCTAssertEqual(renderer.layouts.count, drawn + 1, "the wake is a whole frame")
     }
 
+    func testCardsDecodedOffScreenRecommitOnlyAScreenRestingOnPlanes() throws {
+        let (daemon, output, renderer, loop) = try makeDaemon(interval: 0)
+        daemon.start()
+        output.completeFlip(at: time.now())
+        daemon.offScreenCardsDecoded()
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.presents, 1, "a composed screen is not drawn again for cards it does not show")
+        XCTAssertEqual(renderer.layouts.count, 1)
+    }
+
     func testTheFirstCompletedFlipIsReportedOnce() throws {
         let (daemon, output, _, loop) = try makeDaemon()
         let listener = DaemonListener()

@@ -25,8 +25,9 @@ package struct PlacedCard: Sendable, Equatable {
     package var destination: IntRect
     /// 0...1; 1 is opaque (no alpha property needed).
     package var alpha: Double
-    /// The layout's scale of the card (1 when the plane shows it pixel for pixel), for the log.
-    package var scale: Double = 1
+    /// How much the plane scales the card (destination over source width): a preview shown
+    /// at its card's size is scaled too.
+    package var scale: Double { source.width > 0 ? Double(destination.width) / source.width : 1 }
 
     package static func == (a: PlacedCard, b: PlacedCard) -> Bool {
         a.item == b.item && a.source == b.source && a.destination == b.destination && a.alpha == b.alpha
@@ -66,7 +67,7 @@ package enum PlaneAssignment {
             placed.append(PlacedCard(item: card.index,
                                      source: (Double(shown.x - whole.x) * perX, Double(shown.y - whole.y) * perY,
                                               Double(shown.width) * perX, Double(shown.height) * perY),
-                                     destination: shown, alpha: opaque ? 1 : card.opacity, scale: unscaled ? 1 : card.scale))
+                                     destination: shown, alpha: opaque ? 1 : card.opacity))
         }
         return placed
     }

@@ -141,6 +141,17 @@ final class Daemon {
         scheduleTick()
     }
 
+    /// Cards off screen were decoded: while the strip rests with cards on overlay planes, the
+    /// resting state is committed again (it moves nothing, the background stays), so that the
+    /// output copies the next page change's cards into plane buffers now, not in its frames.
+    func offScreenCardsDecoded() {
+        guard !engine.isMoving else { return }
+        let onPlanes = views.filter { $0.background != nil }
+        guard !onPlanes.isEmpty else { return }
+        for view in onPlanes { view.redraw = true }
+        scheduleTick()
+    }
+
     /// Uses new renderers, one per screen (the config or the screens changed), and redraws
     /// everything with them.
     func replaceRenderers(_ renderers: [FrameRenderer]) {

@@ -117,7 +117,11 @@ final class ScreenGroup: DaemonDelegate {
                     let update = store.drainReady()
                     let visible = Set(daemon.engine.layout().cards.map(\.index))
                     Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
-                    if !visible.isDisjoint(with: update.ready + update.failed) { daemon.setNeedsRedraw() }
+                    if !visible.isDisjoint(with: update.ready + update.failed) {
+                        daemon.setNeedsRedraw()
+                    } else if !update.ready.isEmpty {
+                        daemon.offScreenCardsDecoded()
+                    }
                 })
             } catch {
                 Log.error("watching the image store: \(error)")
