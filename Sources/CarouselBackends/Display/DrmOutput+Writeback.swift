@@ -8,13 +8,27 @@ extension DrmOutput {
     /// `ctl writeback`: reads back the next `frames` frames into `directory` (a descriptor the
     /// capture owns from here on, closed by it, or here when it cannot start).
     package func startWriteback(frames: Int, directory: Int32) throws(DisplayError) -> String {
-        guard let screen, screen.lit, let atomic = screen.atomic else {
+        guard let screen, screen.lit, screen.atomic != nil, pendingWriteback == nil else {
             close(directory)
-            throw .unsupported("writeback needs a lit screen with atomic KMS")
+            throw .unsupported("writeback needs a lit screen with atomic KMS and no capture waiting")
         }
-        // Joining the writeback connector is a modeset: let a queued frame finish, and tell the
-        // pacer it did (it waits for that flip to draw the next frame).
-        if let shown = waitForPendingFlip() { loop?.post { [weak self] in self?.events?(.presented(at: shown)) } }
+        let what = "reading back the next \(frames) frames of \(screen.target.connectorName)"
+        guard flips.pending != nil else {
+            try beginWriteback(frames: frames, directory: directory)
+            return what
+        }
+        // Joining the writeback connector is a modeset, refused while a flip is queued: the
+        // capture begins when that flip completes (`flipCompleted`), and the loop never waits.
+        pendingWriteback = (frames, directory)
+        return what + " (from the frame after the one in flight)"
+    }
+
+    /// Starts the capture now that no flip is queued; closes `directory` when it cannot.
+    func beginWriteback(frames: Int, directory: Int32) throws(DisplayError) {
+        guard let screen, let atomic = screen.atomic else {
+            close(directory)
+            throw .unsupported("the screen went before its writeback could begin")
+        }
         do throws(DisplayError) {
             let capture = try WritebackCapture(card: card, target: screen.target, frames: frames, directory: directory, loop: loop)
             capture.onFinished = { [weak self] in self?.endWritebackIfDone() }
@@ -23,7 +37,6 @@ extension DrmOutput {
             close(directory)
             throw error
         }
-        return "reading back the next \(frames) frames of \(screen.target.connectorName)"
     }
 
     /// Gives the CRTC back once the capture has every frame, when no flip is pending (its

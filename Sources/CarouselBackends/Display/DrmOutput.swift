@@ -25,6 +25,8 @@ package final class DrmOutput: DisplayOutput {
     private(set) weak var loop: EventLoop?
     /// Hears `presented` and `changed`, from `attach` to `detach`.
     private(set) var events: ((OutputEvent) -> Void)?
+    /// `ctl writeback` asked while a flip was queued: it begins when that flip completes.
+    var pendingWriteback: (frames: Int, directory: Int32)?
 
     /// Opens the screen the settings ask for. Throws when the named connector does not exist
     /// or does not offer the mode; a connector that is merely unplugged is waited for.
@@ -56,7 +58,10 @@ package final class DrmOutput: DisplayOutput {
         return 1.0 / Double(refresh)
     }
 
-    deinit { if let crtc = screen?.target.crtcID { card.release(crtc: crtc) } }
+    deinit {
+        if let crtc = screen?.target.crtcID { card.release(crtc: crtc) }
+        if let (_, directory) = pendingWriteback { close(directory) }
+    }
 
     package var devicePath: String { card.path }
     package var connectorID: UInt32? { screen?.target.connectorID }
@@ -90,11 +95,12 @@ package final class DrmOutput: DisplayOutput {
     }
 
     /// A commit while one is in flight fails with EBUSY: let the queued flip complete first.
-    /// Other screens' flips read meanwhile are handed to them from the loop afterwards, not
+    /// Only `restore` waits so, when the daemon gives the screen back and the loop has ended;
+    /// everything else waits for the flip's event. Other screens' flips read meanwhile are handed to them from the loop afterwards, not
     /// from inside this call (they would draw their next frame under it).
     /// Returns the time this screen's flip completed, if one did.
     @discardableResult
-    func waitForPendingFlip() -> Double? {
+    private func waitForPendingFlip() -> Double? {
         guard let own = screen else { return nil }
         var shown: Double?
         var tries = 0
@@ -147,6 +153,12 @@ package final class DrmOutput: DisplayOutput {
         flips.current = done
         flips.pending = nil
         if let screen { screen.cardsShown.current = screen.cardsShown.pending; screen.atomic?.writeback?.flipped(at: time) }
+        if let (frames, directory) = pendingWriteback {
+            pendingWriteback = nil
+            do throws(DisplayError) { try beginWriteback(frames: frames, directory: directory) } catch {
+                Log.error("writeback on \(summary): \(error)")
+            }
+        }
         events?(.presented(at: time))
     }
 
