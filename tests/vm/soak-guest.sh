@@ -104,7 +104,9 @@ check "soak: open descriptors unchanged ($fds0 -> $fds1)" [ "$fds0" = "$fds1" ]
 # the first 10-minute run on an idle machine (twice in 600 s). 300 ms still catches any blocking
 # the loop ever had: the decode wait at a reload (1134 ms), the input open (0.9-2.9 s), the
 # reload's file I/O on the loop (0.25-0.95 s).
-check "soak: longest loop gap while animating <= 300 ms under TCG (${gap:-?} ms; 50 ms asked on hardware)" \
+# The 50 ms is checked where it means something: on the host, by the wayland stage's
+# `carouseld bench --loop-gap` (the same daemon headless, under the same churn and flings).
+check "soak: longest loop gap while animating <= 300 ms under TCG (${gap:-?} ms; 50 ms checked on the host)" \
   awk -v g="${gap:-999}" 'BEGIN { exit !(g <= 300) }'
 # Late means systemd's watchdog would have fired: no gap may reach WATCHDOG_USEC (twice the
 # ping interval). Measured: 1.34-1.49 s for 1.00 s pings (2 s timeout).

@@ -57,10 +57,21 @@ struct BenchCommand: ParsableCommand {
         guard DisplayMode(parsing: size) != nil else { throw ValidationError("--size \(size) is not WIDTHxHEIGHT") }
     }
 
+    @Option(help: "Run the whole daemon headless for this many seconds under config churn and flings, and check its longest loop gap while animating (50 ms).")
+    var loopGap: Double?
+
+    @Option(help: "With --loop-gap: the pictures' directory.")
+    var media = "config/example/images"
+
     @Flag(help: "Only the section that composes into wl_shm-style (memfd) buffers, as under Wayland.")
     var waylandOnly = false
 
     func run() throws {
+        if let loopGap {
+            let media = media.hasPrefix("/") ? media : FileManager.default.currentDirectoryPath + "/" + media
+            guard try LoopGapBench(seconds: loopGap, media: media).run() else { throw ExitCode.failure }
+            return
+        }
         var bench = Benchmark()
         if let screen = DisplayMode(parsing: size) { (bench.width, bench.height) = (screen.width, screen.height) }
         if let decodePeak {
