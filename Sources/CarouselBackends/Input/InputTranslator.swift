@@ -13,10 +13,10 @@ package struct InputTranslator {
     private var use: (touch: Bool, keyboard: Bool, pointer: Bool)
 
     private var devices: [Int: (name: String, capabilities: DeviceCapabilities)] = [:]
-    /// Touches down per device (seat slots), to cancel them when the device goes away.
-    private var touchesByDevice: [Int: Set<Int>] = [:]
-    /// Last logical position per seat slot: libinput's TOUCH_UP carries none.
-    private var lastPosition: [Int: (x: Double, y: Double)] = [:]
+    /// The fingers on the glass by seat slot, each with all its state (`Contact`).
+    private var contacts: [Int: Contact] = [:]
+    /// Seconds a contact may send nothing before it counts as lifted (`touch_timeout`); 0: never.
+    private var touchTimeout: Double
     /// Touch changes since the last TOUCH_FRAME.
     private var pending: [TouchSample] = []
     private var pointer: PointerFinger
@@ -24,15 +24,13 @@ package struct InputTranslator {
     private var started = false
     /// The daemon tells the journal about devices; a replay has no real devices to talk about.
     private let announce: Bool
-    /// Contacts with no event for `touch_timeout` are lifted (`expireStuckTouches`).
-    private var stuck: StuckTouches
 
     package init(settings: ShellSettings, screen: Size, announceDevices: Bool = true) {
         mapping = PanelMapping(screen: screen, rotation: settings.rotation)
         use = (settings.input.touch, settings.input.keyboard, settings.input.pointer)
         pointer = PointerFinger(mapping: mapping)
         announce = announceDevices
-        stuck = StuckTouches(timeout: settings.input.touchTimeout)
+        touchTimeout = settings.input.touchTimeout
     }
 
     /// A reloaded config or a new screen size: new rotation, size and switches; the devices stay.
@@ -40,7 +38,7 @@ package struct InputTranslator {
         mapping = PanelMapping(screen: screen, rotation: settings.rotation)
         use = (settings.input.touch, settings.input.keyboard, settings.input.pointer)
         pointer = PointerFinger(mapping: mapping)
-        stuck.timeout = settings.input.touchTimeout
+        touchTimeout = settings.input.touchTimeout
     }
 
     private func say(_ message: String, notice: Bool = false) {
@@ -74,22 +72,24 @@ package struct InputTranslator {
             case .removed(let device, let time):
                 deviceRemoved(device, time: time, into: &actions)
             case .touchDown(let device, let slot, let px, let py, let time):
-                guard use.touch, stuck.moved(slot: slot, device: device, time: time, isDown: true) else { break }
+                // A down starts the contact anew, a timed-out one too.
+                guard use.touch else { break }
                 let p = mapping.toScreen(panelX: px, panelY: py)
-                touchesByDevice[device, default: []].insert(slot)
-                lastPosition[slot] = p
+                contacts[slot] = Contact(device: device, position: p, lastEvent: time)
                 pending.append(TouchSample(slot: slot, phase: .down, x: p.x, y: p.y))
             case .touchMotion(let device, let slot, let px, let py, let time):
-                guard use.touch, stuck.moved(slot: slot, device: device, time: time, isDown: false) else { break }
+                guard use.touch, contacts[slot]?.timedOut != true else { break }
                 let p = mapping.toScreen(panelX: px, panelY: py)
-                lastPosition[slot] = p
+                contacts[slot] = Contact(device: device, position: p, lastEvent: time)
                 pending.append(TouchSample(slot: slot, phase: .move, x: p.x, y: p.y))
             case .touchUp(let device, let slot, _), .touchCancel(let device, let slot, _):
-                guard use.touch, !removedInBatch.contains(device), stuck.lifted(slot: slot) else { break }
+                guard use.touch, !removedInBatch.contains(device) else { break }
+                // A timed-out contact was lifted then: its real lift is dropped, and the slot counts again.
+                let contact = contacts.removeValue(forKey: slot)
+                guard contact?.timedOut != true else { break }
                 var phase = TouchPhase.up
                 if case .touchCancel = event { phase = .cancel }
-                let p = lastPosition.removeValue(forKey: slot) ?? (mapping.screen.width / 2, mapping.screen.height / 2)
-                touchesByDevice[device]?.remove(slot)
+                let p = contact?.position ?? (x: mapping.screen.width / 2, y: mapping.screen.height / 2)
                 pending.append(TouchSample(slot: slot, phase: phase, x: p.x, y: p.y))
             case .touchFrame(_, let time):
                 flushFrame(time: time, into: &actions)
@@ -114,23 +114,27 @@ package struct InputTranslator {
     }
 
     /// When a contact down will have sent nothing for `touch_timeout`; nil if none (or off).
-    package var nextStuckDeadline: Double? { stuck.nextDeadline }
+    package var nextStuckDeadline: Double? {
+        guard touchTimeout > 0 else { return nil }
+        return contacts.values.filter { !$0.timedOut }.map(\.lastEvent).min().map { $0 + touchTimeout }
+    }
 
     /// Lifts the contacts that sent nothing for `touch_timeout` by `now`, where they last were,
     /// with one warning each naming the device and the slot; their later events are ignored
     /// until they lift. The strip settles as after any lift that rested (no fling).
     package mutating func expireStuckTouches(now: Double) -> [InputAction] {
-        let expired = stuck.expire(now: now)
+        guard touchTimeout > 0 else { return [] }
+        let expired = contacts.filter { !$0.value.timedOut && now - $0.value.lastEvent >= touchTimeout }.keys.sorted()
         guard !expired.isEmpty else { return [] }
         var samples: [TouchSample] = []
-        for contact in expired {
+        for slot in expired {
+            guard let contact = contacts[slot] else { continue }
             let name = devices[contact.device]?.name ?? "device \(contact.device)"
-            Log.warning("input: \"\(name)\" slot \(contact.slot): no event for \(formatted("%g", stuck.timeout)) s; "
+            Log.warning("input: \"\(name)\" slot \(slot): no event for \(formatted("%g", touchTimeout)) s; "
                         + "treating the contact as lifted (touch_timeout) and ignoring it until it lifts")
-            touchesByDevice[contact.device]?.remove(contact.slot)
-            pending.removeAll { $0.slot == contact.slot }
-            let p = lastPosition.removeValue(forKey: contact.slot) ?? (mapping.screen.width / 2, mapping.screen.height / 2)
-            samples.append(TouchSample(slot: contact.slot, phase: .up, x: p.x, y: p.y))
+            contacts[slot]?.timedOut = true
+            pending.removeAll { $0.slot == slot }
+            samples.append(TouchSample(slot: slot, phase: .up, x: contact.position.x, y: contact.position.y))
         }
         return [.touch(TouchFrame(time: now, samples: samples))]
     }
@@ -152,9 +156,9 @@ package struct InputTranslator {
     private mutating func deviceRemoved(_ device: Int, time: Double, into actions: inout [InputAction]) {
         let info = devices.removeValue(forKey: device)
         let name = info?.name ?? "device \(device)"
-        let cutTouches = touchesByDevice.removeValue(forKey: device) ?? []
-        stuck.removeDevice(device)
-        for slot in cutTouches { lastPosition[slot] = nil }
+        // Its fingers still down are cut; a timed-out one stays ignored until a down of its slot.
+        let cutTouches = Set(contacts.filter { $0.value.device == device && !$0.value.timedOut }.keys)
+        for slot in cutTouches { contacts[slot] = nil }
         // Changes of this device not yet framed belong to a drag that is being cancelled.
         pending.removeAll { cutTouches.contains($0.slot) }
         let cutDrag = !cutTouches.isEmpty || pointer.deviceRemoved(device)
@@ -169,4 +173,17 @@ package struct InputTranslator {
             if started, use.touch, touchDeviceCount == 0 { say("no touch device; running as a slideshow", notice: true) }
         }
     }
+}
+
+/// One finger on the glass, from its down to its lift: which device it came from, where it last
+/// was (libinput's TOUCH_UP carries no position), when it last said anything (its stuck-touch
+/// deadline is that plus `touch_timeout`), and whether it timed out. Cheap capacitive panels are
+/// known for phantom contacts that never end; one would hold the strip and cancel auto-advance
+/// for good, so a contact quiet for `touch_timeout` is lifted where it last was, and its later
+/// events are ignored until it really lifts (or its slot goes down anew).
+private struct Contact {
+    var device: Int
+    var position: (x: Double, y: Double)
+    var lastEvent: Double
+    var timedOut = false
 }
