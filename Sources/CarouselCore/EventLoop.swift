@@ -239,9 +239,14 @@ package final class EventLoop {
         }
     }
 
-    /// Work from other threads, in the order it was queued; stops with the loop.
+    /// Work from other threads, in the order it was queued. Stopped midway, the rest waits for
+    /// the next run: a result dropped here would leave its task running forever.
     private func runExecuted() {
-        for work in inbox.take() where !stopped { work() }
+        let work = inbox.take()
+        for (index, item) in work.enumerated() {
+            if stopped { return inbox.putBack(Array(work[index...])) }
+            item()
+        }
     }
 
     /// Timers whose deadline has passed, earliest first, each at most once per call: one that

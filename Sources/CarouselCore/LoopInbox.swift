@@ -9,6 +9,7 @@ package final class LoopInbox: @unchecked Sendable {
     private let wakeup: OwnedDescriptor
     private let lock = ConditionLock()
     private var queue: [() -> Void] = []  // guarded by lock
+    private var signalled = 0  // guarded by lock
 
     init() throws {
         wakeup = try OwnedDescriptor("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
@@ -21,13 +22,26 @@ package final class LoopInbox: @unchecked Sendable {
     /// so it may use the loop's state, but whatever it captures from the calling thread must be
     /// handed over whole (a result by value, not something the caller keeps changing).
     package func execute(_ work: @escaping () -> Void) {
+        enqueue([work], atFront: false)
+    }
+
+    /// How many times the eventfd was written (tests: one wakeup per burst).
+    package var wakeupsSignalled: Int { lock.withLock { signalled } }
+
+    private func enqueue(_ work: [() -> Void], atFront: Bool) {
+        guard !work.isEmpty else { return }
         let wasEmpty = lock.withLock {
-            defer { queue.append(work) }
-            return queue.isEmpty
+            let wasEmpty = queue.isEmpty
+            queue = atFront ? work + queue : queue + work
+            if wasEmpty { signalled += 1 }
+            return wasEmpty
         }
         // Not empty: a wakeup is already on its way and the loop has not taken the queue yet.
         if wasEmpty { wakeup.writeRecord(UInt64(1)) }
     }
+
+    /// Work taken but not run (the loop was stopped midway) goes back first, for the next run.
+    func putBack(_ work: [() -> Void]) { enqueue(work, atFront: true) }
 
     /// The queued work, taken on the loop when `fd` is readable. The eventfd is cleared before
     /// the queue is taken: work queued after this finds an empty queue and signals anew.

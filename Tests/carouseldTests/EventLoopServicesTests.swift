@@ -68,9 +68,29 @@ final class EventLoopServicesTests: XCTestCase {
         var ran: [Int] = []
         for index in 0..<100 { loop.execute { ran.append(index) } }
         XCTAssertEqual(ran, [], "nothing runs before the loop does")
+        XCTAssertEqual(loop.executor.wakeupsSignalled, 1, "the eventfd is written for the first only")
         XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 1000), 1, "one descriptor for all of it")
         XCTAssertEqual(ran, Array(0..<100))
         XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 0), 0, "the wakeup was consumed")
+        loop.execute { ran.append(100) }
+        XCTAssertEqual(loop.executor.wakeupsSignalled, 2, "an empty queue again: a new wakeup")
+        try loop.runOnce(timeoutMilliseconds: 1000)
+        XCTAssertEqual(ran.last, 100)
+    }
+
+    /// Work still queued when a handler stops the loop runs on the next run, not never.
+    func testExecutedWorkLeftByStopRunsOnTheNextRun() throws {
+        let loop = try EventLoop()
+        var ran: [String] = []
+        loop.execute { ran.append("stops"); loop.stop() }
+        loop.execute { ran.append("after"); loop.stop() }
+        try loop.run()
+        XCTAssertEqual(ran, ["stops"], "nothing runs after stop()")
+        // Lost work would leave the next run waiting: it ends after 5 s then, and fails.
+        let giveUp = loop.timer("give up") { _ in loop.stop() }
+        giveUp.schedule(at: loop.time.now() + 5)
+        try loop.run()
+        XCTAssertEqual(ran, ["stops", "after"])
     }
 
     /// Work queued on other threads runs on the loop's thread, each item once.

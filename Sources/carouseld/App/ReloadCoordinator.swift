@@ -32,7 +32,7 @@ final class ReloadCoordinator: ReloadTarget {
                 rearm()
             },
         ]
-        live.onLoaded = { [unowned self] in rearm() }
+        live.onLoaded = { [weak self] in self?.rearm() }
     }
 
     /// SIGHUP and `ctl reload`: reload on the loop's next turn, without waiting for the debounce.
