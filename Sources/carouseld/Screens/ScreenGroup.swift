@@ -16,7 +16,7 @@ final class ScreenGroup: DaemonDelegate {
     /// What it shows and how: replaced as a whole by a reload or a daypart switch.
     private var content: Content
     /// One per card scale in use (mirror at two sizes: two).
-    private var stores: [Double: ImageStore] = [:]
+    private(set) var stores: [Double: ImageStore] = [:]
     private(set) var arrangement: ScreenArrangement?
     private var arranger: Arranger
     private unowned let loop: EventLoop
@@ -108,7 +108,8 @@ final class ScreenGroup: DaemonDelegate {
     }
 
     /// A decoded card that is on screen means a new frame; prefetched neighbours do not.
-    private func cardsDecoded(_ update: ImageStore.Update) {
+    /// The stores call it on the loop (`ImageStore`'s `decoded`).
+    func cardsDecoded(_ update: ImageStore.Update) {
         let visible = Set(daemon.engine.layout().cards.map(\.index))
         Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
         if !visible.isDisjoint(with: update.ready + update.failed) { daemon.setNeedsRedraw() }
