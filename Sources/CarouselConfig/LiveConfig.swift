@@ -21,11 +21,12 @@ package protocol ReloadTarget: AnyObject {
 ///   5. swap      on the loop, once the strip rests: the target swaps in the new config (engine,
 ///                image store, input); the watcher follows a new media directory
 /// Nothing here blocks the event loop: the loop wakes for the debounce deadline, the load's
-/// eventfd and the retry while the strip moves, and never waits on file I/O.
+/// result (handed to the loop with `execute`) and the retry while the strip moves, and never
+/// waits on file I/O.
 ///
 /// Wiring in the daemon (`ReloadCoordinator`):
 ///   watch live.fd:        live.handleReadable(now:)
-///   watch live.loadFD:    live.handleLoaded()
+///   live.onLoaded:        a load finished, on the loop (the timer looks again)
 ///   on SIGHUP:            live.requestReload()
 ///   a loop timer at live.nextDeadline: live.reloadIfDue(into: target, now: now)
 package final class LiveConfig {
@@ -40,13 +41,15 @@ package final class LiveConfig {
     private var retryAt: Double?
     /// How often a held-back reload looks again; polling each loop turn would spin during a drag.
     package static let retryInterval = 0.1
+    /// Called on the loop when a background load finished: `nextDeadline` is now due.
+    package var onLoaded: (() -> Void)?
 
     /// The first load (on the caller's thread: nothing is on screen yet): throws
     /// `ConfigLoadError` when the directory is invalid, `SystemError` when inotify is unavailable.
-    package init(directory: String, notifier: Notifier = Notifier()) throws {
+    package init(directory: String, notifier: Notifier = Notifier(), loop: EventLoop) throws {
         controller = try ReloadController(directory: directory, notifier: notifier)
         watcher = try ConfigWatcher(watching: controller.current)
-        load = try BackgroundTask(name: "carouseld-load")
+        load = BackgroundTask(name: "carouseld-load", loop: loop)
     }
 
     package var current: LoadedConfig { controller.current }
@@ -54,14 +57,14 @@ package final class LiveConfig {
     package var watchedMediaDirectory: String { watcher.mediaDirectory }
     /// inotify: readable on changes in the config or media directory.
     package var fd: Int32 { watcher.fd }
-    /// Readable when a background load finished.
-    package var loadFD: Int32 { load.fd }
+    /// A background load runs (its result comes to the loop, then `onLoaded`).
+    package var isLoading: Bool { load.isRunning }
 
     /// When the loop must call `reloadIfDue` although nothing else happens.
     package var nextDeadline: Double? {
         if loaded != nil { return retryAt ?? 0 }
         if requested && !load.isRunning { return 0 }
-        return watcher.nextDeadline  // a running load wakes the loop through loadFD
+        return watcher.nextDeadline  // a running load wakes the loop when it is handed over
     }
 
     /// Nothing pending: no change waiting out its debounce, no load running or waiting to swap.
@@ -83,7 +86,10 @@ package final class LiveConfig {
         if requested && loaded == nil && !load.isRunning {
             requested = false
             let directory = controller.directory
-            load.start { ReloadController.load(directory: directory) }
+            load.start({ ReloadController.load(directory: directory) }) { [weak self] result in
+                self?.loaded = result
+                self?.onLoaded?()
+            }
         }
         guard let result = loaded else { return nil }
         if target.isMoving {
@@ -103,10 +109,5 @@ package final class LiveConfig {
             break  // the caller publishes the status (the problems, while rejected)
         }
         return outcome
-    }
-
-    /// 3. A background load finished (`loadFD` readable).
-    package func handleLoaded() {
-        if let result = load.take() { loaded = result }
     }
 }

@@ -1,41 +1,32 @@
 /// Runs slow work (file I/O, device enumeration) on a thread of its own and hands the result
-/// to the event loop through `fd`, an eventfd the loop watches: the loop keeps drawing
-/// meanwhile. One run at a time; a run is never cancelled, only its result taken later.
-package final class BackgroundTask<Value>: @unchecked Sendable {
-    private let finished: EventCounter
+/// to the event loop with `execute`: the loop keeps drawing meanwhile, and no descriptor of the
+/// task's own wakes it. One run at a time; a run is never cancelled: a task dropped meanwhile
+/// just never delivers its result.
+package final class BackgroundTask<Value> {
     private let name: String
-    private let lock = ConditionLock()
-    private var result: Value?  // guarded by lock
+    private let executor: LoopInbox
+    /// From `start` until its `finished` has run on the loop.
     package private(set) var isRunning = false
 
-    package init(name: String) throws {
+    package init(name: String, loop: EventLoop) {
         self.name = name
-        finished = try EventCounter()
+        executor = loop.executor
     }
 
-    /// Readable when a run finished; `take()` clears it.
-    package var fd: Int32 { finished.fd }
-
-    /// Starts `work` on its thread unless a run is under way. `work` must not touch the
-    /// loop's state: it gets its inputs by value and returns everything it made.
-    package func start(_ work: @escaping () -> Value) {
+    /// Starts `work` on its thread unless a run is under way; `finished(result)` then runs on
+    /// the loop. `work` must not touch the loop's state: it gets its inputs by value and returns
+    /// everything it made. `finished` keeps its owner weakly: it is let go on the worker thread.
+    package func start(_ work: @escaping () -> Value, finished: @escaping (Value) -> Void) {
         guard !isRunning else { return }
         isRunning = true
-        DetachedThread.start(name: name, background: true) { [self] in
+        let executor = self.executor
+        DetachedThread.start(name: name, background: true) { [weak self] in
             let value = work()
-            lock.withLock { result = value }
-            finished.signal()
+            executor.execute { [weak self] in
+                guard let self else { return }
+                isRunning = false
+                finished(value)
+            }
         }
-    }
-
-    /// The finished run's result, if there is one (on the loop, when `fd` is readable).
-    package func take() -> Value? {
-        finished.drain()
-        let taken: Value? = lock.withLock {
-            defer { result = nil }
-            return result
-        }
-        if taken != nil { isRunning = false }
-        return taken
     }
 }

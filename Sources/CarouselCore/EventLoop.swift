@@ -8,8 +8,15 @@ import Glibc
 /// There is one way to be called back for each kind of cause:
 /// - a descriptor becomes readable: `watch(_:name:handler:)` gives a `Watch` token;
 /// - a time arrives: `timer(_:action:)` gives a `LoopTimer` token, run by the loop's clock;
-/// - after the current handler (to avoid re-entrancy): `post(_:)`.
+/// - a wall-clock time arrives or the wall clock is set: `wallClockTimer(_:action:)` gives a
+///   `WallClockTimer` token;
+/// - after the current handler (to avoid re-entrancy): `post(_:)`;
+/// - from another thread (a result of work done off the loop): `execute(_:)`.
 /// Tokens unregister themselves when dropped, so nothing is removed by hand.
+///
+/// Everything but `execute` belongs to the loop's thread (the one that made the loop); debug
+/// builds check that, as swift-nio's loop does, so a worker touching the loop fails at once
+/// instead of corrupting it now and then.
 package final class EventLoop {
     package typealias Handler = () -> Void
 
@@ -19,10 +26,18 @@ package final class EventLoop {
     /// Wakes epoll at the earliest timer's deadline.
     private let alarm: OwnedDescriptor
     private var alarmDeadline: Double?
+    /// Wakes epoll at the earliest wall-clock deadline, or when the wall clock is set.
+    private let wallAlarm: OwnedDescriptor
+    private var wallAlarmDeadline: Double?
+    /// Work from other threads (`execute`).
+    private let inbox: LoopInbox
     private var watches: [Int32: Weak<Watch>] = [:]
-    /// Every live timer. Not retained: a timer takes itself off in its deinit, so an entry
-    /// here always names a live timer.
-    private var timers: [(id: ObjectIdentifier, timer: Unmanaged<LoopTimer>)] = []
+    /// Every live timer, and the scheduled ones by deadline. Not retained: a timer takes itself
+    /// off in its deinit, so an entry here always names a live timer.
+    private var timers: [ObjectIdentifier: Unmanaged<LoopTimer>] = [:]
+    private var deadlines = DeadlineHeap<ObjectIdentifier>()
+    private var wallTimers: [ObjectIdentifier: Unmanaged<WallClockTimer>] = [:]
+    private var wallDeadlines = DeadlineHeap<ObjectIdentifier>()
     private var posted: [Handler] = []
     private var stopped = false
     /// How many times epoll_wait returned: the loop's wakeups, for idle measurements.
@@ -30,6 +45,9 @@ package final class EventLoop {
     /// Asked at each wakeup: is something animating? (The daemon: a strip moves.)
     package var isAnimating: () -> Bool = { false }
     private let stalls: StallMeter
+    #if DEBUG
+    private let thread = pthread_self()
+    #endif
 
     package init(time: TimeSource = SystemTime.shared) throws {
         self.time = time
@@ -38,7 +56,20 @@ package final class EventLoop {
         alarm = try OwnedDescriptor("timerfd_create") {
             timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
         }
+        wallAlarm = try OwnedDescriptor("timerfd_create") {
+            timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
+        }
+        inbox = try LoopInbox()
         try add(alarm.rawValue)
+        try add(wallAlarm.rawValue)
+        try add(inbox.fd)
+    }
+
+    /// Stops the process in debug builds when called off the loop's thread.
+    package func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        #if DEBUG
+        precondition(pthread_equal(thread, pthread_self()) != 0, "EventLoop used off its thread", file: file, line: line)
+        #endif
     }
 
     // MARK: - registering
@@ -55,10 +86,26 @@ package final class EventLoop {
         LoopTimer(loop: self, name: name, action: action)
     }
 
+    /// A timer on the wall clock: `action(.due)` once its deadline (seconds since 1970) is
+    /// reached, `action(.clockSet)` whenever the wall clock is set while it is scheduled.
+    package func wallClockTimer(_ name: String, action: @escaping (WallClockTimer.Cause) -> Void) -> WallClockTimer {
+        WallClockTimer(loop: self, name: name, action: action)
+    }
+
     /// Runs `work` on the loop after the current handler returns, before sleeping again.
-    package func post(_ work: @escaping Handler) { posted.append(work) }
+    package func post(_ work: @escaping Handler) {
+        assertInLoop()
+        posted.append(work)
+    }
+
+    /// Runs `work` on the loop's thread soon; callable from any thread (see `LoopInbox`).
+    package func execute(_ work: @escaping () -> Void) { inbox.execute(work) }
+
+    /// What a thread off the loop keeps to hand work to it (`execute` without the loop).
+    package var executor: LoopInbox { inbox }
 
     package func register(_ watch: Watch) throws {
+        assertInLoop()
         try add(watch.fd)
         watches[watch.fd] = Weak(watch)
     }
@@ -66,15 +113,48 @@ package final class EventLoop {
     /// Called by a dropped `Watch`. The number may already belong to a newer watch (the old
     /// descriptor closed and the number reused): then it stays.
     package func unregister(_ watch: Watch) {
+        assertInLoop()
         guard let current = watches[watch.fd], current.value == nil || current.value === watch else { return }
         watches[watch.fd] = nil
         _ = epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, watch.fd, nil)
     }
 
-    package func register(_ timer: LoopTimer) { timers.append((ObjectIdentifier(timer), .passUnretained(timer))) }
+    package func register(_ timer: LoopTimer) {
+        assertInLoop()
+        timers[ObjectIdentifier(timer)] = .passUnretained(timer)
+    }
+
+    /// The timer's deadline changed: moved in the heap; the alarm follows before the loop sleeps.
+    package func rescheduled(_ timer: LoopTimer) {
+        assertInLoop()
+        deadlines.set(ObjectIdentifier(timer), to: timer.deadline)
+    }
+
     package func unregister(_ timer: LoopTimer) {
+        assertInLoop()
         let id = ObjectIdentifier(timer)
-        timers.removeAll { $0.id == id }
+        timers[id] = nil
+        deadlines.remove(id)
+    }
+
+    package func register(_ timer: WallClockTimer) {
+        assertInLoop()
+        wallTimers[ObjectIdentifier(timer)] = .passUnretained(timer)
+    }
+
+    /// Armed at once, not before the loop sleeps: see `WallClockTimer.schedule(at:)`.
+    package func rescheduled(_ timer: WallClockTimer) {
+        assertInLoop()
+        wallDeadlines.set(ObjectIdentifier(timer), to: timer.deadline)
+        armWallAlarm()
+    }
+
+    package func unregister(_ timer: WallClockTimer) {
+        assertInLoop()
+        let id = ObjectIdentifier(timer)
+        wallTimers[id] = nil
+        wallDeadlines.remove(id)
+        armWallAlarm()
     }
 
     private func add(_ fd: Int32) throws {
@@ -99,13 +179,17 @@ package final class EventLoop {
 
     /// Ends `run()`: the current handler finishes, then nothing else (ready descriptors of
     /// the same batch, due timers, posted work) runs.
-    package func stop() { stopped = true }
+    package func stop() {
+        assertInLoop()
+        stopped = true
+    }
 
     /// Runs posted work and due timers, then waits up to `timeoutMilliseconds` (-1: forever,
     /// but never past the earliest timer) and dispatches what became ready. Returns the number
     /// of ready descriptors.
     @discardableResult
     package func runOnce(timeoutMilliseconds: Int32) throws -> Int {
+        assertInLoop()
         // One time for the timers, the check and the alarm: what posted work runs after the
         // timers is short, so a timer it schedules is at most that much late.
         var turn = runPostedAndDue()
@@ -118,10 +202,15 @@ package final class EventLoop {
         let woke = time.coarseNow()
         stalls.woke(at: woke)
         for event in events.prefix(Int(count)) where !stopped {
-            if event.data.fd == alarm.rawValue { acknowledgeAlarm(); continue }
-            // A handler may have dropped a later watch of this batch: look it up each time.
-            guard let watch = watches[event.data.fd]?.value else { continue }
-            stalls.timed(watch.name, watch.run)
+            switch event.data.fd {
+            case alarm.rawValue: acknowledgeAlarm()
+            case wallAlarm.rawValue: stalls.timed("wall-clock timers") { runWallClockTimers() }
+            case inbox.fd: stalls.timed("work from other threads") { runExecuted() }
+            default:
+                // A handler may have dropped a later watch of this batch: look it up each time.
+                guard let watch = watches[event.data.fd]?.value else { continue }
+                stalls.timed(watch.name, watch.run)
+            }
         }
         // After stop() nothing more runs: no frame may follow the screen being given back.
         if !stopped { stalls.timed("timers and posted work (frames, reload)") { runPostedAndDue() } }
@@ -150,23 +239,30 @@ package final class EventLoop {
         }
     }
 
-    /// Timers whose deadline has passed, earliest first, each at most once per call (one that
-    /// schedules itself again in the past waits for the next turn). A timer's action may drop
-    /// another timer: the list is looked at anew for each one.
+    /// Work from other threads, in the order it was queued. Stopped midway, the rest waits for
+    /// the next run: a result dropped here would leave its task running forever.
+    private func runExecuted() {
+        let work = inbox.take()
+        for (index, item) in work.enumerated() {
+            if stopped { return inbox.putBack(Array(work[index...])) }
+            item()
+        }
+    }
+
+    /// Timers whose deadline has passed, earliest first, each at most once per call: one that
+    /// schedules itself again in the past is set aside, and goes back in the heap for the next
+    /// turn. A timer's action may drop another timer, which leaves the heap with it.
     private func runDueTimers(_ turn: inout TurnTime) {
-        var fired: [ObjectIdentifier] = []
-        while !stopped {
-            var earliest: (id: ObjectIdentifier, timer: LoopTimer, deadline: Double)?
-            for entry in timers where !fired.contains(entry.id) {
-                let timer = entry.timer.takeUnretainedValue()
-                if let deadline = timer.deadline, deadline < (earliest?.deadline ?? .infinity) {
-                    earliest = (entry.id, timer, deadline)
-                }
-            }
-            guard let due = earliest, turn.hasCome(due.deadline) else { return }
-            fired.append(due.id)
+        var fired: Set<ObjectIdentifier> = []
+        defer {
+            for id in fired { if let timer = timers[id]?.takeUnretainedValue() { deadlines.set(id, to: timer.deadline) } }
+        }
+        while !stopped, let due = deadlines.first, turn.hasCome(due.deadline) {
+            deadlines.remove(due.id)
+            // Fired already in this call: it waits in `fired` for the next turn.
+            guard fired.insert(due.id).inserted, let timer = timers[due.id]?.takeUnretainedValue() else { continue }
             let now = turn.now()
-            stalls.timed(due.timer.name) { due.timer.fire(now: now) }
+            stalls.timed(timer.name) { timer.fire(now: now) }
         }
     }
 
@@ -177,11 +273,14 @@ package final class EventLoop {
 
     /// The earliest deadline of any timer, for the alarm.
     package var nextDeadline: Double? {
-        var next: Double?
-        for entry in timers {
-            if let deadline = entry.timer.takeUnretainedValue().deadline, deadline < (next ?? .infinity) { next = deadline }
-        }
-        return next
+        assertInLoop()
+        return deadlines.first?.deadline
+    }
+
+    /// The earliest wall-clock deadline (seconds since 1970).
+    package var nextWallClockDeadline: Double? {
+        assertInLoop()
+        return wallDeadlines.first?.deadline
     }
 
     /// Arms the timerfd for the earliest deadline, relative to the loop's clock (which may be
@@ -203,6 +302,81 @@ package final class EventLoop {
     private func acknowledgeAlarm() {
         var expirations: UInt64 = 0
         if alarm.readRecord(&expirations) { alarmDeadline = nil }
+    }
+
+    // MARK: - the wall clock
+
+    /// Arms the realtime timerfd at the earliest wall-clock deadline, absolute and cancelled
+    /// when the clock is set. Disarmed with no deadline: nothing then asks about the clock.
+    private func armWallAlarm(force: Bool = false) {
+        let next = wallDeadlines.first?.deadline
+        guard force || next != wallAlarmDeadline else { return }
+        wallAlarmDeadline = next
+        var spec = itimerspec()
+        if let next {
+            // Rounded up to the nanosecond, so the timerfd never fires before the deadline
+            // (a wakeup that finds nothing due would re-arm at the same time and spin); never
+            // 0, which would disarm.
+            let t = max(next, 1e-9)
+            var seconds = Int(t.rounded(.down))
+            var nanoseconds = Int(((t - Double(seconds)) * 1e9).rounded(.up))
+            if nanoseconds >= 1_000_000_000 { seconds += 1; nanoseconds -= 1_000_000_000 }
+            spec.it_value.tv_sec = seconds
+            spec.it_value.tv_nsec = max(1, nanoseconds)
+        }
+        if timerfd_settime(wallAlarm.rawValue, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil) != 0 {
+            Log.error("arming the wall-clock timer: \(Errno.current)")
+        }
+    }
+
+    /// The realtime timerfd woke epoll: a deadline came, or (ECANCELED) the clock was set.
+    private func runWallClockTimers() {
+        var expirations: UInt64 = 0
+        do {
+            _ = try withUnsafeMutableBytes(of: &expirations) { try wallAlarm.read(into: $0) }
+        } catch let error as Errno where error.rawValue == ECANCELED {
+            wallClockWasSet()
+            return
+        } catch {
+            return  // EAGAIN: nothing there
+        }
+        runDueWallClockTimers()
+        armWallAlarm(force: true)
+    }
+
+    /// Every scheduled wall-clock timer works its deadline out again (in the order of their
+    /// deadlines), then those due by the new clock run. Separate from the read for the tests:
+    /// setting the clock needs root.
+    package func wallClockWasSet() {
+        assertInLoop()
+        var ids: [ObjectIdentifier] = []
+        var copy = wallDeadlines
+        while let next = copy.popFirst() { ids.append(next.id) }
+        for id in ids where !stopped {
+            guard let timer = wallTimers[id]?.takeUnretainedValue(), timer.deadline != nil else { continue }
+            stalls.timed(timer.name) { timer.fire(.clockSet) }
+        }
+        runDueWallClockTimers()
+        // The read that reported the set disarmed nothing, but arm anew all the same.
+        armWallAlarm(force: true)
+    }
+
+    /// Timers whose wall-clock deadline has passed, each once (one that schedules itself in the
+    /// past again is left to the timerfd, which fires at once).
+    private func runDueWallClockTimers() {
+        // A microsecond of slack for the sum of seconds and nanoseconds rounding down.
+        let now = WallClock.now() + 1e-6
+        var due: [ObjectIdentifier] = []
+        while let next = wallDeadlines.first, next.deadline <= now {
+            due.append(next.id)
+            wallDeadlines.remove(next.id)
+        }
+        for id in due where !stopped {
+            // An earlier one's action may have moved or unscheduled it: then it is not due.
+            guard let timer = wallTimers[id]?.takeUnretainedValue(), timer.deadline != nil,
+                  wallDeadlines.deadline(of: id) == nil else { continue }
+            stalls.timed(timer.name) { timer.fire(.due) }
+        }
     }
 }
 

@@ -8,14 +8,23 @@ import XCTest
 /// LiveConfig: inotify and SIGHUP end in the same reload, loaded off the loop and swapped in
 /// once the strip rests.
 final class ConfigLiveReloadTests: XCTestCase {
-    override func setUp() { Log.sink = { _, _ in } }
-    override func tearDown() { Log.sink = nil }
+    /// The loop a load's result is handed to.
+    private var loop: EventLoop!
+    override func setUp() {
+        Log.sink = { _, _ in }
+        loop = try? EventLoop()
+    }
+    override func tearDown() { Log.sink = nil; loop = nil }
 
-    /// Waits for the background load that `reloadIfDue` started, as the loop's eventfd would.
+    /// Turns the loop until the background load that `reloadIfDue` started has handed its
+    /// result over (its thread wakes the loop: no sleeping).
     private func finishLoad(_ live: LiveConfig, file: StaticString = #filePath, line: UInt = #line) {
-        var p = pollfd(fd: live.loadFD, events: Int16(POLLIN), revents: 0)
-        XCTAssertEqual(poll(&p, 1, 10_000), 1, "the load finished and signalled its eventfd", file: file, line: line)
-        live.handleLoaded()
+        var loaded = 0
+        live.onLoaded = { loaded += 1 }
+        XCTAssertTrue(live.isLoading, "a load runs", file: file, line: line)
+        for _ in 0..<100 where loaded == 0 { _ = try? loop.runOnce(timeoutMilliseconds: 10_000) }
+        XCTAssertEqual(loaded, 1, "the load finished and told the loop", file: file, line: line)
+        XCTAssertFalse(live.isLoading, file: file, line: line)
     }
 
     /// SIGHUP, then the whole flow at `now` with the strip at rest: the load started, finished,
@@ -47,14 +56,14 @@ final class ConfigLiveReloadTests: XCTestCase {
 
     func testEditReloadsAfterDebounce() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"])
-        let live = try LiveConfig(directory: dir.path)
+        let live = try LiveConfig(directory: dir.path, loop: loop)
         let target = EngineTarget(live)
         try dir.write("playlist.m3u", "b.jpg\n")
         live.handleReadable(now: 1)
         XCTAssertEqual(live.nextDeadline ?? 0, 1.2, accuracy: 1e-9)
         XCTAssertNil(live.reloadIfDue(into: target, now: 1.1))
         XCTAssertNil(live.reloadIfDue(into: target, now: 1.2), "the load starts, off the loop")
-        XCTAssertNil(live.nextDeadline, "nothing to poll: the load's eventfd wakes the loop")
+        XCTAssertNil(live.nextDeadline, "nothing to poll: the load's result wakes the loop")
         finishLoad(live)
         XCTAssertEqual(live.nextDeadline, 0, "a finished load is due at once")
         XCTAssertEqual(live.reloadIfDue(into: target, now: 1.3), .applied(keepIndex: nil))
@@ -64,7 +73,7 @@ final class ConfigLiveReloadTests: XCTestCase {
 
     func testSighupReloadsWithoutAnyFileEvent() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg"])
-        let live = try LiveConfig(directory: dir.path)
+        let live = try LiveConfig(directory: dir.path, loop: loop)
         let target = EngineTarget(live)
         XCTAssertNil(live.reloadIfDue(into: target, now: 1))
         live.requestReload()
@@ -77,7 +86,7 @@ final class ConfigLiveReloadTests: XCTestCase {
 
     func testReloadWaitsForTheStripToRest() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg", "c.jpg"])
-        let live = try LiveConfig(directory: dir.path)
+        let live = try LiveConfig(directory: dir.path, loop: loop)
         let target = EngineTarget(live)
         _ = target.engine.page(by: 1, now: 0) // the spring starts moving
         XCTAssertTrue(target.engine.isMoving)
@@ -98,7 +107,7 @@ final class ConfigLiveReloadTests: XCTestCase {
 
     func testValidReloadKeepsThePictureOnScreen() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
-        let live = try LiveConfig(directory: dir.path)
+        let live = try LiveConfig(directory: dir.path, loop: loop)
         let target = EngineTarget(live)
         for _ in 0..<2 { _ = target.engine.page(by: 1, now: 0) }
         var now = 0.0
@@ -115,7 +124,7 @@ final class ConfigLiveReloadTests: XCTestCase {
 
     func testInvalidReloadSwapsNothing() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"])
-        let live = try LiveConfig(directory: dir.path)
+        let live = try LiveConfig(directory: dir.path, loop: loop)
         let target = EngineTarget(live)
         try dir.write("carouseld.conf", "spacing = -4\n")
         guard case .rejected? = reloadAtRest(live, target, now: 1) else { return XCTFail("must be rejected") }
@@ -127,7 +136,7 @@ final class ConfigLiveReloadTests: XCTestCase {
         let dir = try ConfigTestDirectory.withImages(["a.jpg"])
         try dir.mkdir("photos")
         try dir.writeBytes("photos/p.png", ConfigTestDirectory.pngSignature)
-        let live = try LiveConfig(directory: dir.path)
+        let live = try LiveConfig(directory: dir.path, loop: loop)
         let target = EngineTarget(live)
         try dir.write("carouseld.conf", "media = \"photos\"\n")
         XCTAssertEqual(reloadAtRest(live, target, now: 1), .applied(keepIndex: nil))

@@ -37,17 +37,6 @@ final class OwnedDescriptorTests: XCTestCase {
         XCTAssertFalse(isOpen(raw))
     }
 
-    func testEventCounterWakesAndDrains() throws {
-        let counter = try EventCounter()
-        var p = pollfd(fd: counter.fd, events: Int16(POLLIN), revents: 0)
-        XCTAssertEqual(poll(&p, 1, 0), 0)
-        counter.signal(); counter.signal()
-        XCTAssertEqual(poll(&p, 1, 0), 1)
-        XCTAssertEqual(counter.drain(), 2)
-        XCTAssertEqual(poll(&p, 1, 0), 0, "drained")
-        XCTAssertEqual(counter.drain(), 0, "nothing there: no block, no error")
-    }
-
     func testRegularFileRefusesFifosAndDirectoriesWithoutBlocking() throws {
         let dir = try TestPictures.temporaryDirectory(self)
         XCTAssertEqual(mkfifo("\(dir)/fifo", 0o600), 0)

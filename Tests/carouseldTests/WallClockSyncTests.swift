@@ -114,7 +114,7 @@ final class WallClockDriverTests: XCTestCase {
     func testATouchLeavesTheClockAndNoTouchForSyncResumeAnimatesBack() throws {
         let loop = try EventLoop(time: time)
         let group = try makeGroup(loop: loop)
-        let sync = try WallClockSync(group: group, shell: shell(resume: 0.3), clock: ClockTrust(mode: .always, loop: loop), loop: loop) { [unowned self] in wall }
+        let sync = WallClockSync(group: group, shell: shell(resume: 0.3), clock: ClockTrust(mode: .always, loop: loop), loop: loop) { [unowned self] in wall }
         XCTAssertEqual(group.daemon.engine.selectedIndex, 0)
         XCTAssertTrue(group.daemon.engine.isPaused, "the clock pages, not the engine's countdown")
         sync.touched(now: time.now())
@@ -136,7 +136,7 @@ final class WallClockDriverTests: XCTestCase {
     func testAClockSteppedBetweenTheReadAndTheArmIsNoticed() throws {
         let loop = try EventLoop(time: time)
         let group = try makeGroup(loop: loop)
-        let sync = try WallClockSync(group: group, shell: shell(resume: 30), clock: ClockTrust(mode: .always, loop: loop), loop: loop) { [unowned self] in readWall() }
+        let sync = WallClockSync(group: group, shell: shell(resume: 30), clock: ClockTrust(mode: .always, loop: loop), loop: loop) { [unowned self] in readWall() }
         XCTAssertEqual(group.daemon.engine.selectedIndex, 0)
         stepAfterNextRead = 1017   // three pictures on, just after the driver reads the clock
         sync.configure(shell: shell(resume: 30))
@@ -149,7 +149,7 @@ final class WallClockDriverTests: XCTestCase {
         let group = try makeGroup(loop: loop)
         var synchronised = false
         let clock = ClockTrust(mode: .synchronised, loop: loop) { synchronised }
-        let sync = try WallClockSync(group: group, shell: shell(resume: 30), clock: clock, loop: loop) { [unowned self] in wall }
+        let sync = WallClockSync(group: group, shell: shell(resume: 30), clock: clock, loop: loop) { [unowned self] in wall }
         clock.onTrusted = { sync.clockTrusted() }
         wall = 1017   // the clock's picture would be item 3
         XCTAssertFalse(group.daemon.engine.isPaused, "not synchronised: the engine pages by itself")
@@ -166,7 +166,7 @@ final class WallClockDriverTests: XCTestCase {
     func testASteppedClockCutsToItsPictureWhenFarAndAnimatesWhenOneAway() throws {
         let loop = try EventLoop(time: time)
         let group = try makeGroup(loop: loop)
-        let sync = try WallClockSync(group: group, shell: shell(resume: 30), clock: ClockTrust(mode: .always, loop: loop), loop: loop) { [unowned self] in wall }
+        let sync = WallClockSync(group: group, shell: shell(resume: 30), clock: ClockTrust(mode: .always, loop: loop), loop: loop) { [unowned self] in wall }
         wall = 1017   // three pictures on
         sync.clockStepped()
         XCTAssertEqual(group.daemon.engine.selectedIndex, 3)

@@ -70,13 +70,10 @@ private final class LibinputFeed {
             deliver(source.expireStuckTouches(now: now), from: source)
         }
         let (settings, targets, routing) = (request.settings, request.targets, request.routing)
-        do {
-            let opening = try BackgroundTask<Result<InputSource, Error>>(name: "carouseld-input")
-            self.opening = opening
-            watch = try loop.watch(opening.fd, name: "input devices opened") { [unowned self] in opened() }
-            opening.start { Result { try InputSource(settings: settings, targets: targets, routing: routing) } }
-        } catch {
-            Log.warning("opening input devices: \(error); running without touch, keyboard and pointer")
+        let opening = BackgroundTask<Result<InputSource, Error>>(name: "carouseld-input", loop: loop)
+        self.opening = opening
+        opening.start({ Result { try InputSource(settings: settings, targets: targets, routing: routing) } }) {
+            [weak self] result in self?.opened(result)
         }
     }
 
@@ -85,10 +82,8 @@ private final class LibinputFeed {
         source?.reconfigure(settings: request.settings, targets: request.targets, routing: request.routing)
     }
 
-    private func opened() {
-        guard let result = opening?.take() else { return }
+    private func opened(_ result: Result<InputSource, Error>) {
         opening = nil
-        watch = nil
         switch result {
         case .success(let source):
             self.source = source

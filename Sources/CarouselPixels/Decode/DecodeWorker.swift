@@ -261,7 +261,7 @@ package final class DecodeWorker: @unchecked Sendable {
             }
             condition.broadcast()
             // Under the lock, so `stop()` returning means no further call: the callback
-            // writes to the owner's eventfd, which is closed right after.
+            // queues a delivery to the owner's loop, which must not outlive the owner's say.
             onResult()
         }
         life = .finished

@@ -9,9 +9,10 @@ import Glibc
 ///   screen. It keeps the visible cards plus `neighbours` each side of the selected one, and
 ///   while the strip rests also the next card forward (auto-advance's direction), so a normal
 ///   advance never shows an empty card; at most `cacheMB` of them.
-/// - A finished decode makes `readyFD` (an eventfd) readable; the event loop then calls
-///   `drainReady()` and redraws if something it shows arrived (a preview, or the full card
-///   that replaces it). Until the preview is there the compositor draws the background colour.
+/// - Finished decodes are handed to the event loop given at init (`execute`): `decoded(update)`
+///   runs there, and the daemon redraws if something it shows arrived (a preview, or the full
+///   card that replaces it). Until the preview is there the compositor draws the background
+///   colour. Without a loop (render, benchmarks, tests) `drainReady()` says what finished.
 /// - Previews (1/8 of the card, `CardSpec.preview`) are decoded before full cards and kept
 ///   for a wider window than the full cards (`previewShare` of `cacheMB`), so a fling or a
 ///   slow decode shows a blurred card in its place, never the background colour.
@@ -22,8 +23,8 @@ package final class ImageStore: CardSource, @unchecked Sendable {
     package typealias Update = DecodeWorker.Update
 
     package let paths: [String]
-    /// Signalled when decodes finished; nil if no eventfd could be had (then they show on the next frame).
-    private let ready: EventCounter?
+    /// Hands finished decodes to the loop; nil without one.
+    private let delivery: Delivery?
     package let neighbours: Int
     private let cacheBytes: Int
     private let baseSpec: CardSpec
@@ -62,22 +63,23 @@ package final class ImageStore: CardSource, @unchecked Sendable {
     /// `replacing`: the store this one replaces on a reload; its decoded cards come along.
     /// `cache`: cards on disk; entries of paths in no store's playlist are pruned when it starts.
     /// `beforeDecode`: a test hook, run on the worker thread before each decode.
+    /// `loop`: where `decoded(update)` runs once decodes finished (several at once in one update).
     package init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = ImageStore.defaultNeighbours,
          replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil,
-         beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil) {
+         beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil,
+         loop: EventLoop? = nil, decoded: @escaping (Update) -> Void = { _ in }) {
         self.paths = paths
         self.baseSpec = spec
         self.cacheBytes = cacheMB * 1024 * 1024
         self.neighbours = neighbours
-        do { ready = try EventCounter() } catch {
-            Log.error("\(error); finished decodes show on the next frame")
-            ready = nil
-        }
+        let delivery = loop.map { Delivery(executor: $0.executor, handler: decoded) }
+        self.delivery = delivery
         diskCache = cache
         worker = DecodeWorker(paths: paths, spec: spec, carried: previous?.worker.carry(), diskCache: cache,
-                              beforeDecode: beforeDecode) { [ready] in
-            ready?.signal()
+                              beforeDecode: beforeDecode) {
+            delivery?.decodeFinished()
         }
+        delivery?.store = self
         cache?.use(paths, by: ObjectIdentifier(self))
         // The replaced store's playlist is no longer shown: its files may be pruned now.
         if let previous { cache?.release(ObjectIdentifier(previous)) }
@@ -89,9 +91,6 @@ package final class ImageStore: CardSource, @unchecked Sendable {
         worker.stop()
         diskCache?.release(ObjectIdentifier(self))
     }
-
-    /// Readable when decodes finished; poll it and call `drainReady()`. -1 without an eventfd.
-    package var readyFD: Int32 { ready?.fd ?? -1 }
 
     /// The full card of each visible index, else its preview (`Card.isPreview`).
     package func cards(for layout: FrameLayout) -> [Int: Card] {
@@ -120,11 +119,8 @@ package final class ImageStore: CardSource, @unchecked Sendable {
         return (wanted, worker.want(wanted, previews: previews, ahead: previewsAhead, spec: spec, visible: visible))
     }
 
-    /// Clears `readyFD` and says which indices finished (ready or failed) since the last call.
-    package func drainReady() -> Update {
-        ready?.drain()
-        return worker.takeUpdate()
-    }
+    /// Which indices finished (ready or failed) since the last call (or delivery to the loop).
+    package func drainReady() -> Update { worker.takeUpdate() }
 
     /// Blocks until the layout's visible cards are decoded (or failed).
     package func waitUntilLoaded(for layout: FrameLayout) {
@@ -228,5 +224,40 @@ package final class ImageStore: CardSource, @unchecked Sendable {
         let order = DecodeOrder(count: paths.count, selected: selected, direction: direction)
         let ahead = order.nearest(previewsAhead)
         return ahead + order.nearest(max(fit, previewsAhead)).filter { !ahead.contains($0) }
+    }
+}
+
+extension ImageStore {
+    /// Takes finished decodes from the worker thread to the loop: the first decode of a burst
+    /// queues one delivery with the loop's `execute`, and the decodes that finish before it runs
+    /// ride along in the same update (the worker keeps them until `drainReady`).
+    fileprivate final class Delivery: @unchecked Sendable {
+        private let executor: LoopInbox
+        private let handler: (Update) -> Void  // only on the loop
+        private let lock = ConditionLock()
+        private var queued = false  // guarded by lock
+        /// Read only on the loop, where the store is made and dropped: a delivery queued for a
+        /// store dropped since finds nil.
+        weak var store: ImageStore?
+
+        init(executor: LoopInbox, handler: @escaping (Update) -> Void) {
+            self.executor = executor; self.handler = handler
+        }
+
+        /// On the worker thread, after each decode.
+        func decodeFinished() {
+            let first = lock.withLock {
+                defer { queued = true }
+                return !queued
+            }
+            guard first else { return }
+            executor.execute { [self] in
+                // Cleared before the update is taken: a decode finishing after the take queues anew.
+                lock.withLock { queued = false }
+                guard let store else { return }
+                let update = store.drainReady()
+                if !update.isEmpty { handler(update) }
+            }
+        }
     }
 }

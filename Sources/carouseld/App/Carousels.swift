@@ -31,7 +31,7 @@ final class Carousels {
     /// Starts following the wall clock, once, at start.
     func startSync(_ shell: ShellSettings, loop: EventLoop) throws {
         guard shell.sync.mode == .wallclock else { return }
-        syncs = try groups.map { try WallClockSync(group: $0, shell: shell, clock: clock, loop: loop) }
+        syncs = groups.map { WallClockSync(group: $0, shell: shell, clock: clock, loop: loop) }
     }
 
     /// The sync of carousel `index`; nil when not synced.

@@ -33,7 +33,7 @@ final class DaemonRunner: ScreenGroupDelegate {
         signals = try SignalSource(signals: [SIGTERM, SIGINT, SIGHUP, SIGUSR1])
         let loop = try loop ?? EventLoop()
         self.loop = loop
-        live = try Self.loadConfig(options.configDirectory, notifier: notifier)
+        live = try Self.loadConfig(options.configDirectory, notifier: notifier, loop: loop)
         startup.reached("config loaded")
         let loaded = live.current
         let shell = options.overriding(loaded.shell)
@@ -68,9 +68,9 @@ final class DaemonRunner: ScreenGroupDelegate {
     }
 
     /// The first load: an invalid directory ends the start, naming every problem.
-    private static func loadConfig(_ directory: String, notifier: Notifier) throws -> LiveConfig {
+    private static func loadConfig(_ directory: String, notifier: Notifier, loop: EventLoop) throws -> LiveConfig {
         do {
-            let live = try LiveConfig(directory: directory, notifier: notifier)
+            let live = try LiveConfig(directory: directory, notifier: notifier, loop: loop)
             let loaded = live.current
             Log.info("config \(loaded.directory): \(loaded.playlist.count) pictures from "
                      + (loaded.playlistFile ?? loaded.mediaDirectory))

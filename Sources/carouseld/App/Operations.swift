@@ -25,10 +25,10 @@ final class Operations: OperationsState {
         let shell = live.current.shell
         let tv = Self.tvLink(shell.schedule.tv.cec, outputs: outputs, loop: loop)
         let screens = ScreenSwitch(displays: carousels.groups.map(\.daemon), tv: tv, delays: (shell.schedule.tv.offDelay, shell.schedule.tv.onDelay), loop: loop)
-        power = try PowerController(shell: shell, screens: screens, displays: outputs, screenNames: screenNames,
+        power = PowerController(shell: shell, screens: screens, displays: outputs, screenNames: screenNames,
                                     clock: carousels.clock, loop: loop)
         tv?.onPowerChange = { [unowned publisher] _ in publisher.publish() }
-        dayparts = try DaypartController(loaded: live.current, clock: carousels.clock, loop: loop)
+        dayparts = DaypartController(loaded: live.current, clock: carousels.clock, loop: loop)
         carousels.clock.onTrusted = { [unowned self] in clockTrusted() }
         power.onChange = { [unowned self] on in screensChanged(on: on) }
         dayparts.onSwitch = { [unowned self] _, items in switchDaypart(to: items) }

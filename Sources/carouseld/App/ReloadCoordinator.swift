@@ -2,7 +2,7 @@ import CarouselBackends
 import CarouselConfig
 import CarouselCore
 /// The reload, wired to the loop (`LiveConfig` has the steps): the config directory's inotify
-/// events and the background load are watched, and the debounce, the load and the swap are
+/// events are watched, a finished background load rearms, and the debounce, the load and the swap are
 /// due on one timer of the loop, by the real clock. A swap puts the new config into every
 /// carousel, the operations and the input, while the strips rest; the status is published once
 /// it is all in place.
@@ -31,11 +31,8 @@ final class ReloadCoordinator: ReloadTarget {
                 live.handleReadable(now: loop.time.now())
                 rearm()
             },
-            try loop.watch(live.loadFD, name: "config load finished") { [unowned self] in
-                live.handleLoaded()
-                rearm()
-            },
         ]
+        live.onLoaded = { [weak self] in self?.rearm() }
     }
 
     /// SIGHUP and `ctl reload`: reload on the loop's next turn, without waiting for the debounce.

@@ -55,7 +55,7 @@ final class ClockTrust {
     }
 
     /// The wall clock while it is believed, else nil (`LoadedConfig.daypart(at:)`).
-    var trustedNow: Double? { isTrusted ? RealtimeTimer.now() : nil }
+    var trustedNow: Double? { isTrusted ? WallClock.now() : nil }
 
     /// For the status: why the schedules do not apply yet, or nil.
     var waitingReason: String? { isTrusted ? nil : "clock not synchronised" }

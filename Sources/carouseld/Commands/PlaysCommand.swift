@@ -45,7 +45,7 @@ struct PlaysCommand: ParsableCommand {
         if directory != nil && !file.isEmpty {
             throw ValidationError("--directory \(directory ?? "") and --file \(file.joined(separator: ", ")): give one of them")
         }
-        let now = RealtimeTimer.now()
+        let now = WallClock.now()
         let from = try time(since, "--since", now: now), to = try time(until, "--until", now: now)
         if let from, let to, from > to {
             throw ValidationError("--since \(since ?? "") is after --until \(until ?? "")")
@@ -53,7 +53,7 @@ struct PlaysCommand: ParsableCommand {
     }
 
     func run() throws {
-        let now = RealtimeTimer.now()
+        let now = WallClock.now()
         let from = try time(since, "--since", now: now), to = try time(until, "--until", now: now)
         let source: PlaySource = directory.map { .directory($0) } ?? (file.isEmpty ? .local : .files(file))
         let read: PlayJournalReader.Result

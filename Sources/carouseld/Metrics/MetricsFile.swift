@@ -28,7 +28,7 @@ final class MetricsFile {
     /// The status changed to `current` (as just published): written now, or a second after
     /// the last write.
     func changed(_ current: DaemonStatus) {
-        history.observe(current, at: RealtimeTimer.now())
+        history.observe(current, at: WallClock.now())
         let now = loop.time.now()
         guard let lastWrite, now - lastWrite < Self.minimumInterval else { return write(current, now: now) }
         let due = lastWrite + Self.minimumInterval
@@ -40,7 +40,7 @@ final class MetricsFile {
         lastWrite = now
         let current = current ?? {
             let fresh = status()
-            history.observe(fresh, at: RealtimeTimer.now())
+            history.observe(fresh, at: WallClock.now())
             return fresh
         }()
         let snapshot = MetricsSnapshot(status: current, decodeFailures: history.failureCount, lastPageChange: history.lastPageChange,

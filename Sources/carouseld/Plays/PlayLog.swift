@@ -25,7 +25,7 @@ final class PlayLog {
     var send: (PlayRecord) -> Void = PlayJournal.send
     private(set) var screensOn = true
 
-    init(plan: ScreenPlan, groups: [ScreenGroup], time: TimeSource, wallClock: @escaping () -> Double = RealtimeTimer.now) {
+    init(plan: ScreenPlan, groups: [ScreenGroup], time: TimeSource, wallClock: @escaping () -> Double = WallClock.now) {
         self.groups = groups; self.time = time; self.wallClock = wallClock
         connectors = plan.groups.map { $0.screens.map { plan.screens.indices.contains($0) ? plan.screens[$0].connector : nil } }
         trackers = Array(repeating: ShowingTracker(), count: groups.count)

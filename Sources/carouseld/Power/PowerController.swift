@@ -2,13 +2,12 @@ import CarouselBackends
 import CarouselConfig
 import CarouselCore
 /// Sleeps and wakes the screens by the `[[screen]]` schedule, `ctl screen on|off|auto` and
-/// touch (`ScreenPower`), on a realtime timer that also wakes when the clock is stepped.
+/// touch (`ScreenPower`), on a wall-clock timer of the loop that also fires when the clock is set.
 /// Asleep, a KMS screen's CRTC is inactive (no signal: the monitor goes to standby), not a
 /// black picture, and nothing is composed.
 final class PowerController {
     private(set) var power: ScreenPower
-    private let timer: RealtimeTimer
-    private var timerWatch: Watch?
+    private var timer: WallClockTimer?
     /// The CRTCs and backlights, and the TV over CEC, in the order a TV needs (`ScreenSwitch`).
     let screens: ScreenSwitch
     private let clock: ClockTrust
@@ -20,17 +19,16 @@ final class PowerController {
     var onChange: ((_ on: Bool) -> Void)?
 
     init(shell: ShellSettings, screens: ScreenSwitch, displays: [DisplayOutput], screenNames: [String?], clock: ClockTrust,
-         loop: EventLoop) throws {
+         loop: EventLoop) {
         power = ScreenPower(schedule: shell.schedule.screens, wakeMinutes: shell.schedule.wakeMinutes)
         self.screens = screens
         self.clock = clock
         connectors = zip(displays, screenNames).compactMap { display, name in
             name.map { (display.devicePath.split(separator: "/").last.map(String.init) ?? "", $0) }
         }
-        timer = try RealtimeTimer()
-        timerWatch = try loop.watch(timer.fd, name: "screen schedule") { [unowned self] in
-            // A step may be NTP's first setting of the clock: ask whether it is believed now.
-            if timer.acknowledge() != .none { clock.check(); apply() }
+        timer = loop.wallClockTimer("screen schedule") { [unowned self] _ in
+            // A set clock may be NTP's first setting of it: ask whether it is believed now.
+            clock.check(); apply()
         }
         configureBacklight(shell.schedule.backlight)
         apply()
@@ -49,13 +47,13 @@ final class PowerController {
     }
 
     func set(_ mode: ScreenPower.Override) {
-        power.set(mode, at: RealtimeTimer.now())
+        power.set(mode, at: WallClock.now())
         apply()
     }
 
     /// A touch; true when it woke the screen (the touch then does nothing else).
     func touched() -> Bool {
-        let now = RealtimeTimer.now()
+        let now = WallClock.now()
         // Every touch frame comes this way: on a lit screen no touch woke, it changes nothing,
         // and the schedule's next change need not be looked for again.
         guard !power.isOn(at: now) || power.wokenUntil != nil else { return false }
@@ -68,7 +66,7 @@ final class PowerController {
     func clockTrusted() { apply() }
 
     /// "on" or "off", and why.
-    var state: (on: Bool, reason: String) { power.state(at: RealtimeTimer.now()) }
+    var state: (on: Bool, reason: String) { power.state(at: WallClock.now()) }
 
     private func configureBacklight(_ setting: String) {
         guard setting != backlightSetting else { return }
@@ -80,7 +78,7 @@ final class PowerController {
 
     private func apply() {
         power.clockTrusted = clock.isTrusted
-        let now = RealtimeTimer.now()
+        let now = WallClock.now()
         let state = power.state(at: now)
         if state.on != isOn {
             isOn = state.on
@@ -90,6 +88,6 @@ final class PowerController {
         }
         // A far-off change still gets a timer: a day at most, then it looks again.
         let next = power.nextChange(after: now) ?? now + 86_400
-        do { try timer.arm(at: min(next, now + 86_400)) } catch { Log.error("arming the screen schedule: \(error)") }
+        timer?.schedule(at: min(next, now + 86_400))
     }
 }

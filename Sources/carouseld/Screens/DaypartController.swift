@@ -1,11 +1,10 @@
 import CarouselConfig
 import CarouselCore
-/// Switches the main playlist by time of day (`[[playlist]]` tables): a realtime timer fires
-/// at the next window boundary (or when the clock is stepped), and the carousels that show the
+/// Switches the main playlist by time of day (`[[playlist]]` tables): a wall-clock timer of the
+/// loop fires at the next window boundary (or when the clock is set), and the carousels that show the
 /// main playlist page to the new one (`ScreenGroup.switchPlaylist`).
 final class DaypartController {
-    private let timer: RealtimeTimer
-    private var timerWatch: Watch?
+    private var timer: WallClockTimer?
     private var loaded: LoadedConfig
     /// Until the clock is synchronised, the main playlist shows (`ClockTrust`).
     private let clock: ClockTrust
@@ -14,14 +13,11 @@ final class DaypartController {
     /// Called with the playlist that has just come into force.
     var onSwitch: ((_ file: String?, _ items: [PlaylistItem]) -> Void)?
 
-    init(loaded: LoadedConfig, clock: ClockTrust, loop: EventLoop) throws {
+    init(loaded: LoadedConfig, clock: ClockTrust, loop: EventLoop) {
         self.loaded = loaded
         self.clock = clock
-        timer = try RealtimeTimer()
         file = loaded.daypart(at: clock.trustedNow).file
-        timerWatch = try loop.watch(timer.fd, name: "dayparts") { [unowned self] in
-            if timer.acknowledge() != .none { check() }
-        }
+        timer = loop.wallClockTimer("dayparts") { [unowned self] _ in check() }
         arm()
     }
 
@@ -49,9 +45,12 @@ final class DaypartController {
     }
 
     private func arm() {
-        let now = RealtimeTimer.now()
-        guard !loaded.shell.schedule.dayparts.isEmpty, clock.isTrusted else { return }
+        let now = WallClock.now()
+        guard !loaded.shell.schedule.dayparts.isEmpty, clock.isTrusted else {
+            timer?.schedule(at: nil)
+            return
+        }
         let change = LocalTime.nextChange(after: now) { [loaded] in loaded.daypartFile(at: $0) } ?? now + 86_400
-        do { try timer.arm(at: min(change, now + 86_400)) } catch { Log.error("arming the daypart timer: \(error)") }
+        timer?.schedule(at: min(change, now + 86_400))
     }
 }

@@ -16,8 +16,7 @@ final class ScreenGroup: DaemonDelegate {
     /// What it shows and how: replaced as a whole by a reload or a daypart switch.
     private var content: Content
     /// One per card scale in use (mirror at two sizes: two).
-    private var stores: [Double: ImageStore] = [:]
-    private var storeWatches: [Watch] = []
+    private(set) var stores: [Double: ImageStore] = [:]
     private(set) var arrangement: ScreenArrangement?
     private var arranger: Arranger
     private unowned let loop: EventLoop
@@ -98,34 +97,26 @@ final class ScreenGroup: DaemonDelegate {
         for scale in scales {
             let scaled = Size(width: viewport.width * scale, height: viewport.height * scale)
             next[scale] = ImageStore(paths: items.map(\.path), config: config, shell: shared, viewport: scaled,
-                                     replacing: stores[scale] ?? stores.values.first, cache: cache)
+                                     replacing: stores[scale] ?? stores.values.first, cache: cache,
+                                     loop: loop) { [weak self] in self?.cardsDecoded($0) }
         }
         stores = next
         let renderers: [FrameRenderer] = transforms.compactMap { view in
             next[view.scale].map { CompositorRenderer(store: $0, config: config, view: view) }
         }
         daemon.replaceRenderers(renderers)
-        watchStores()
     }
 
     /// A decoded card that is on screen means a new frame; prefetched neighbours do not.
-    private func watchStores() {
-        storeWatches = []
-        for store in stores.values where store.readyFD >= 0 {
-            do {
-                storeWatches.append(try loop.watch(store.readyFD, name: "cards decoded") { [unowned self, unowned store] in
-                    let update = store.drainReady()
-                    let visible = Set(daemon.engine.layout().cards.map(\.index))
-                    Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
-                    if !visible.isDisjoint(with: update.ready + update.failed) {
-                        daemon.setNeedsRedraw()
-                    } else if !update.ready.isEmpty {
-                        daemon.offScreenCardsDecoded()
-                    }
-                })
-            } catch {
-                Log.error("watching the image store: \(error)")
-            }
+    /// The stores call it on the loop (`ImageStore`'s `decoded`). Cards off screen, decoded while
+    /// the strip rests on overlay planes, are copied ahead by recommitting the resting state.
+    func cardsDecoded(_ update: ImageStore.Update) {
+        let visible = Set(daemon.engine.layout().cards.map(\.index))
+        Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
+        if !visible.isDisjoint(with: update.ready + update.failed) {
+            daemon.setNeedsRedraw()
+        } else if !update.ready.isEmpty {
+            daemon.offScreenCardsDecoded()
         }
     }
 

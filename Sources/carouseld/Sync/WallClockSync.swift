@@ -4,9 +4,9 @@ import CarouselEngine
 
 /// Pages one carousel by the wall clock (`sync = "wallclock"`), so every box with the same
 /// playlist shows the same picture at the same moment (`WallClockSchedule`):
-/// - a realtime timer fires when the next page change must start, `lead` seconds before the
-///   boundary, so the spring comes to rest on it; a stepped clock (NTP, `date -s`) fires it at
-///   once and the screen re-aligns: animated one step away, cut farther;
+/// - a wall-clock timer of the loop fires when the next page change must start, `lead` seconds
+///   before the boundary, so the spring comes to rest on it; a stepped clock (NTP, `date -s`)
+///   fires it at once and the screen re-aligns: animated one step away, cut farther;
 /// - the engine's own auto-advance is held (it counts monotonic time, not the wall clock);
 /// - a touch takes the screen out of sync; after `sync_resume` seconds without one, it
 ///   animates back to the clock's picture. A reload re-aligns.
@@ -14,8 +14,7 @@ import CarouselEngine
 ///   the moment the clock is believed the screen re-aligns as after a step.
 final class WallClockSync {
     private let group: ScreenGroup
-    private let timer: RealtimeTimer
-    private var timerWatch: Watch?
+    private var timer: WallClockTimer?
     /// Back to the clock after `sync_resume` seconds without a touch (the loop's real clock).
     private var resumeTimer: LoopTimer?
     private var schedule: WallClockSchedule?
@@ -31,14 +30,18 @@ final class WallClockSync {
     private let clock: ClockTrust
 
     init(group: ScreenGroup, shell: ShellSettings, clock: ClockTrust, loop: EventLoop,
-         wallClock: @escaping () -> Double = RealtimeTimer.now) throws {
+         wallClock: @escaping () -> Double = WallClock.now) {
         self.group = group
         self.clock = clock
         self.wallClock = wallClock
         time = loop.time
-        timer = try RealtimeTimer()
         resumeAfter = shell.sync.resume
-        timerWatch = try loop.watch(timer.fd, name: "wall clock") { [unowned self] in fired() }
+        timer = loop.wallClockTimer("wall clock") { [unowned self] cause in
+            switch cause {
+            case .clockSet: clockStepped()
+            case .due: align(animateFarther: false)
+            }
+        }
         resumeTimer = loop.timer("sync resume") { [unowned self] now in resume(now: now) }
         configure(shell: shell)
     }
@@ -86,17 +89,6 @@ final class WallClockSync {
 
     // MARK: -
 
-    private func fired() {
-        switch timer.acknowledge() {
-        case .clockStepped:
-            clockStepped()
-        case .due:
-            align(animateFarther: false)
-        case .none:
-            return
-        }
-    }
-
     /// The wall clock was set: back on its picture at once (a cut if more than one away).
     func clockStepped() {
         // Not believed yet: the step may be NTP's first setting; ask at once rather than at the next poll.
@@ -124,9 +116,7 @@ final class WallClockSync {
         let (read, monotonic) = (wallClock(), MonotonicClock.now())
         // A millisecond on: the timer fires at the change, and rounding must not land before it.
         let wall = read + 0.001
-        do { try timer.arm(at: schedule.nextChange(after: wall, lead: lead)) } catch {
-            Log.error("\(group.prefix)arming the wall-clock timer: \(error)")
-        }
+        timer?.schedule(at: schedule.nextChange(after: wall, lead: lead))
         if abs((wallClock() - read) - (MonotonicClock.now() - monotonic)) > Self.stepTolerance {
             clockStepped()
             return

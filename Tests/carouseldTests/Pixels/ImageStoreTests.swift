@@ -6,7 +6,7 @@ import XCTest
 @testable import carouseld
 @testable import CarouselPixels
 
-/// The image store: decodes on its worker, wakes the loop through its eventfd, keeps a
+/// The image store: decodes on its worker, hands what finished to the loop, keeps a
 /// bounded window of cards around the selected one.
 final class ImageStoreTests: XCTestCase {
     var dir = ""
@@ -27,25 +27,25 @@ final class ImageStoreTests: XCTestCase {
                     selectedPage: selected, isMoving: false)
     }
 
-    func waitReadable(_ fd: Int32, seconds: Double = 10) -> Bool {
-        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&p, 1, Int32(seconds * 1000)) == 1 && (p.revents & Int16(POLLIN)) != 0
-    }
-
-    func testDecodesOnTheWorkerAndSignalsTheEventFD() throws {
-        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27), neighbours: 2)
-        XCTAssertGreaterThanOrEqual(store.readyFD, 0)
-        XCTAssertFalse(waitReadable(store.readyFD, seconds: 0), "nothing decoded before anything is asked for")
+    func testDecodesOnTheWorkerAndHandsThemToTheLoop() throws {
+        let loop = try EventLoop()
+        let loopThread = pthread_self()
+        var arrived: [Int] = []
+        var offLoop = 0
+        let store = ImageStore(paths: paths, spec: CardSpec(width: 48, height: 27), neighbours: 2, loop: loop) { update in
+            XCTAssertFalse(update.isEmpty, "an empty update is not delivered")
+            arrived += update.ready
+            if pthread_equal(pthread_self(), loopThread) == 0 { offLoop += 1 }
+        }
+        XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 0), 0, "nothing decoded before anything is asked for")
         // The first request cannot block on decoding: it only queues the work.
         XCTAssertTrue(store.cards(for: layout(selected: 3)).isEmpty, "card 3 is still being decoded")
-        XCTAssertTrue(waitReadable(store.readyFD), "the worker wakes the loop")
-        var arrived = Set<Int>()
-        while arrived.count < 6, waitReadable(store.readyFD) { arrived.formUnion(store.drainReady().ready) }
-        XCTAssertEqual(arrived, [3, 4, 2, 5, 1, 6], "visible card, two neighbours each side, at rest the next one forward")
-        // The last signal may come after the drain that already took its update: the fd can be
-        // readable once more, but with nothing new behind it.
-        if waitReadable(store.readyFD, seconds: 0.05) { XCTAssertEqual(store.drainReady(), ImageStore.Update()) }
-        XCTAssertFalse(waitReadable(store.readyFD, seconds: 0.05), "drained, and nothing else to decode")
+        for _ in 0..<100 where arrived.count < 6 { try loop.runOnce(timeoutMilliseconds: 10_000) }
+        XCTAssertEqual(Set(arrived), [3, 4, 2, 5, 1, 6], "visible card, two neighbours each side, at rest the next one forward")
+        XCTAssertEqual(arrived.count, 6, "each once")
+        XCTAssertEqual(offLoop, 0, "delivered on the loop's thread")
+        store.waitUntilIdle()
+        XCTAssertEqual(store.drainReady(), ImageStore.Update(), "everything was delivered, nothing else to decode")
         let cards = store.cards(for: layout(selected: 3))
         XCTAssertEqual(Array(cards.keys), [3])
         assertColour(try XCTUnwrap(cards[3]).pixel(x: 24, y: 13), 0xE0B020, "card 3's picture")
@@ -63,8 +63,8 @@ final class ImageStoreTests: XCTestCase {
         let new = ImageStore(paths: reordered, spec: spec, replacing: old)
         let cards = new.cards(for: layout(selected: 1, count: 3))
         XCTAssertTrue(cards[1] === shown, "the same decoded card, at its new index")
-        XCTAssertFalse(waitReadable(new.readyFD, seconds: 0.05) && new.drainReady().ready.contains(1),
-                       "nothing decoded again for it")
+        new.waitUntilIdle()
+        XCTAssertFalse(new.drainReady().ready.contains(1), "nothing decoded again for it")
         // A different card size drops what was carried: it was decoded for the old size.
         let resized = ImageStore(paths: reordered, spec: CardSpec(width: 40, height: 20), replacing: new)
         let other = FrameLayout(viewport: Size(width: 64, height: 36),
@@ -157,7 +157,7 @@ final class ImageStoreTests: XCTestCase {
     }
 
     /// Mostly for the ThreadSanitizer run (scripts/tsan): stores are retired with decodes in
-    /// flight while the loop side changes card sizes, drains the eventfd, reads arrived cards and
+    /// flight while the loop side changes card sizes, takes the delivered updates, reads arrived cards and
     /// swaps the log sink as tests do, and the decode threads log skipped files meanwhile.
     func testStoresRetiredWithDecodesInFlightShareNothingUnlocked() throws {
         let big = try (0..<3).map { try TestPictures.writePNG(TestPictures.noise(width: 800, height: 600), "\(dir)/big\($0).png") }
@@ -168,12 +168,13 @@ final class ImageStoreTests: XCTestCase {
         let mixed = [broken, big[0], broken, big[1], big[2], paths[0]]
         for round in 0..<40 {
             Log.sink = { _, _ in } // the decode threads log "skipping .../broken.png" now and then
-            var store: ImageStore? = ImageStore(paths: mixed, spec: CardSpec(width: 80, height: 60))
+            let loop = try EventLoop()
+            var store: ImageStore? = ImageStore(paths: mixed, spec: CardSpec(width: 80, height: 60), loop: loop) { _ in }
             for step in 0..<5 {
                 var shown = layout(selected: (round + step) % mixed.count, count: mixed.count)
                 shown.cards[0].width = Double(40 + 8 * step)
                 for card in store!.cards(for: shown).values { XCTAssertEqual(card.width, 40 + 8 * step) }
-                if waitReadable(store!.readyFD, seconds: 0.003) { _ = store!.drainReady() }
+                try loop.runOnce(timeoutMilliseconds: 3)  // a delivery, or 3 ms of decoding
             }
             store = nil // retired mid-decode: stop() returns at once, the thread finishes alone
             Log.sink = nil

@@ -23,6 +23,7 @@ final class PreviewTests: XCTestCase {
                                       (0x9040C0, 0xC0C040), (0x40C0C0, 0x808080)]
 
     override func setUpWithError() throws {
+        loop = try EventLoop()
         dir = try TestPictures.temporaryDirectory(self)
         paths = try halves.enumerated().map { i, colours in
             try TestPictures.write(TestPictures.jpeg(TestPictures.stripes([colours.0, colours.1], width: 1024, height: 576)),
@@ -61,23 +62,24 @@ final class PreviewTests: XCTestCase {
         }
     }
 
-    func waitReadable(_ fd: Int32, seconds: Double = 10) -> Bool {
-        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&p, 1, Int32(seconds * 1000)) == 1 && (p.revents & Int16(POLLIN)) != 0
+    /// The loop the stores hand their decodes to, and what they handed over.
+    var loop: EventLoop!
+    var delivered = DecodeWorker.Update()
+    func deliver(_ update: DecodeWorker.Update) {
+        delivered.ready += update.ready; delivered.failed += update.failed
     }
 
-    /// Drains the store's updates until `body` is true; returns them all, nil after 10 s.
+    /// A store that hands its decodes to the test's loop.
+    func deliveringStore(beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil) -> ImageStore {
+        ImageStore(paths: paths, spec: spec, beforeDecode: beforeDecode, loop: loop) { [unowned self] in deliver($0) }
+    }
+
+    /// Turns the loop until `body` is true; returns the updates delivered meanwhile, nil after
+    /// about 10 s (a turn waits up to 0.1 s for a delivery).
     func waitFor(_ store: ImageStore, _ body: () -> Bool) -> DecodeWorker.Update? {
-        let deadline = Date().addingTimeInterval(10)
-        var updates = DecodeWorker.Update()
-        while !body() {
-            if Date() >= deadline { return nil }
-            if waitReadable(store.readyFD, seconds: 0.1) {
-                let update = store.drainReady()
-                updates.ready += update.ready; updates.failed += update.failed
-            }
-        }
-        return updates
+        delivered = DecodeWorker.Update()
+        for _ in 0..<100 where !body() { _ = try? loop.runOnce(timeoutMilliseconds: 100) }
+        return body() ? delivered : nil
     }
 
     func testThePreviewSpecIsAnEighthAndSmallCardsHaveNone() throws {
@@ -94,7 +96,7 @@ final class PreviewTests: XCTestCase {
     /// full card, which the ready update names so the loop redraws.
     func testAHeldDecodeShowsThePreviewInTheCardsRectThenTheFullCard() throws {
         let decodes = Decodes(holdFull: true)
-        let store = ImageStore(paths: paths, spec: spec, beforeDecode: decodes.hook)
+        let store = deliveringStore(beforeDecode: decodes.hook)
         let config = CarouselConfig() // its page dots sit below y 170, clear of the checks
         let compositor = Compositor(config: config, store: store, adaptsToMotion: false)
         let frame = try XCTUnwrap(PixelImage(width: 320, height: 180))
@@ -134,7 +136,7 @@ final class PreviewTests: XCTestCase {
     /// group the selected card first, then the way the strip moved (back, here), then the rest.
     func testDecodeOrderIsSelectedThenTheDirectionOfMotionThenTheRest() throws {
         let decodes = Decodes(holdFirst: true)
-        let store = ImageStore(paths: paths, spec: spec, beforeDecode: decodes.hook)
+        let store = deliveringStore(beforeDecode: decodes.hook)
         _ = store.cards(for: layout(selected: 4))
         XCTAssertEqual(decodes.started.wait(timeout: .now() + 10), .success)
         _ = store.cards(for: layout(selected: 3)) // paged back: 4 -> 3
@@ -184,7 +186,7 @@ final class PreviewTests: XCTestCase {
         let spec = CardSpec(config: config, maxImagePixels: ShellSettings().media.maxImagePixels,
                             cardWidth: config.cardWidth.resolve(in: viewport.width),
                             cardHeight: config.cardHeight.resolve(in: viewport.height))
-        let held = ImageStore(paths: paths, spec: spec, beforeDecode: decodes.hook)
+        let held = deliveringStore(beforeDecode: decodes.hook)
         XCTAssertNotNil(spec.preview, "\(spec.width)x\(spec.height) cards have previews")
         _ = held.cards(for: engine.layout())
         XCTAssertNotNil(waitFor(held) { held.previewCount == paths.count }, "every preview fits the budget and is decoded")
@@ -226,7 +228,7 @@ final class PreviewTests: XCTestCase {
 
     /// A reload's new store starts with the old one's previews (by path), as with its cards.
     func testAReplacementStoreKeepsThePreviews() throws {
-        let old = ImageStore(paths: paths, spec: spec)
+        let old = deliveringStore()
         _ = old.cards(for: layout(selected: 0))
         XCTAssertNotNil(waitFor(old) { old.previewCount == paths.count })
         let decodes = Decodes()
@@ -253,7 +255,7 @@ final class PreviewTests: XCTestCase {
         for i in stride(from: sos + 20, to: bytes.count - 2, by: 2) { bytes[i] = 0xFF; bytes[i + 1] = 0xC8 }
         paths[5] = try TestPictures.write(bytes, "\(dir)/corrupt.jpg")
         let decodes = Decodes()
-        let store = ImageStore(paths: paths, spec: spec, beforeDecode: decodes.hook)
+        let store = deliveringStore(beforeDecode: decodes.hook)
         var failed: [Int] = []
         let lines = capturingLog {
             _ = store.cards(for: layout(selected: 5))
