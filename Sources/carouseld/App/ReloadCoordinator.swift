@@ -21,18 +21,15 @@ final class ReloadCoordinator: ReloadTarget {
          router: InputRouter, publisher: StatusPublisher, loop: EventLoop) throws {
         self.live = live; self.options = options; self.backend = backend; self.carousels = carousels
         self.operations = operations; self.router = router; self.publisher = publisher
-        timer = loop.timer("config reload") { [unowned self] now in
-            let outcome = live.reloadIfDue(into: self, now: now)
-            if let outcome { finished(outcome) }
-            rearm()
-        }
+        timer = loop.timer("config reload") { [unowned self] now in reloadIfDue(now: now) }
         watches = [
             try loop.watch(live.fd, name: "config inotify") { [unowned self, unowned loop] in
                 live.handleReadable(now: loop.time.now())
                 rearm()
             },
         ]
-        live.onLoaded = { [weak self] in self?.rearm() }
+        // The load's result is checked and swapped in the turn it arrives (if the strip rests).
+        live.onLoaded = { [weak self, unowned loop] in self?.reloadIfDue(now: loop.time.now()) }
     }
 
     /// SIGHUP and `ctl reload`: reload on the loop's next turn, without waiting for the debounce.
@@ -42,6 +39,11 @@ final class ReloadCoordinator: ReloadTarget {
     }
 
     private func rearm() { timer?.schedule(at: live.nextDeadline) }
+
+    private func reloadIfDue(now: Double) {
+        if let outcome = live.reloadIfDue(into: self, now: now) { finished(outcome) }
+        rearm()
+    }
 
     /// A reload that changed nothing may still have been caused by a picture written anew: the
     /// cards that failed are tried again if their file changed. Then the status tells.
