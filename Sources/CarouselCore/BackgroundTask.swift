@@ -24,7 +24,7 @@ package final class BackgroundTask<Value> {
             let value = work()
             executor.execute { [weak self] in
                 guard let self else { return }
-                isRunning = false
+                self.isRunning = false   // explicit: Swift 6.0 wants it in a closure nested in one
                 finished(value)
             }
         }
