@@ -96,6 +96,8 @@ let package = Package(
         // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "TestSupport"]),
+        // The loop and the process plumbing, tested with nothing above them.
+        .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore", "CLinux"]),
         .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CWayland", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CLinux", "CImaging", "CSystemd"]),
     ],
     cxxLanguageStandard: .cxx17
