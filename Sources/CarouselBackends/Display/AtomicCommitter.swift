@@ -86,6 +86,11 @@ package final class AtomicCommitter: ModesetCommitter {
     /// a TEST_ONLY commit. The frames that only move the same cards skip it: the real commit
     /// checks the same way and, when refused (EINVAL, ERANGE), changes nothing either.
     package func commit(_ state: KmsState, test: Bool) throws(DisplayError) -> KmsOutcome {
+        let uses = state.cards.map { card in
+            PlaneUse(framebuffer: card.buffer.framebufferID, alpha: card.placed.alpha, scaled: card.placed.isScaled)
+        }
+        // Asked every frame that moves cards: the same set as accepted last needs no request built.
+        if test, state.lighting == nil, state.active, !uses.isEmpty, uses == acceptedCards { return .accepted(evented: true) }
         guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
         let target = state.target
         var blob: UInt32 = 0
@@ -104,11 +109,7 @@ package final class AtomicCommitter: ModesetCommitter {
             try addOverlays(request.pointer, state.cards, target: target)
             if !test { flags |= cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event() }
         }
-        let uses = state.cards.map { card in
-            PlaneUse(framebuffer: card.buffer.framebufferID, alpha: card.placed.alpha, scaled: card.placed.isScaled)
-        }
         if test {
-            if state.lighting == nil, state.active, !uses.isEmpty, uses == acceptedCards { return .accepted(evented: true) }
             let ok = commit(request.pointer, blob: blob, flags: flags | cdrm_mode_atomic_test_only())
             if ok, !uses.isEmpty { acceptedCards = uses }
             return ok ? .accepted(evented: true) : .refused(errno: Glibc.errno)
