@@ -26,7 +26,7 @@ package protocol ReloadTarget: AnyObject {
 ///
 /// Wiring in the daemon (`ReloadCoordinator`):
 ///   watch live.fd:        live.handleReadable(now:)
-///   live.onLoaded:        a load finished, on the loop (the timer looks again)
+///   loaded (at init):     a load finished, on the loop (the timer looks again)
 ///   on SIGHUP:            live.requestReload()
 ///   a loop timer at live.nextDeadline: live.reloadIfDue(into: target, now: now)
 package final class LiveConfig {
@@ -42,11 +42,12 @@ package final class LiveConfig {
     /// How often a held-back reload looks again; polling each loop turn would spin during a drag.
     package static let retryInterval = 0.1
     /// Called on the loop when a background load finished: `nextDeadline` is now due.
-    package var onLoaded: (() -> Void)?
+    private let finishedLoading: () -> Void
 
     /// The first load (on the caller's thread: nothing is on screen yet): throws
     /// `ConfigLoadError` when the directory is invalid, `SystemError` when inotify is unavailable.
-    package init(directory: String, notifier: Notifier = Notifier(), loop: EventLoop) throws {
+    package init(directory: String, notifier: Notifier = Notifier(), loop: EventLoop, loaded finishedLoading: @escaping () -> Void = {}) throws {
+        self.finishedLoading = finishedLoading
         controller = try ReloadController(directory: directory, notifier: notifier)
         watcher = try ConfigWatcher(watching: controller.current)
         load = BackgroundTask(name: "carouseld-load", loop: loop)
@@ -57,7 +58,7 @@ package final class LiveConfig {
     package var watchedMediaDirectory: String { watcher.mediaDirectory }
     /// inotify: readable on changes in the config or media directory.
     package var fd: Int32 { watcher.fd }
-    /// A background load runs (its result comes to the loop, then `onLoaded`).
+    /// A background load runs (its result comes to the loop, then `loaded`).
     package var isLoading: Bool { load.isRunning }
 
     /// When the loop must call `reloadIfDue` although nothing else happens.
@@ -88,7 +89,7 @@ package final class LiveConfig {
             let directory = controller.directory
             load.start({ ReloadController.load(directory: directory) }) { [weak self] result in
                 self?.loaded = result
-                self?.onLoaded?()
+                self?.finishedLoading()
             }
         }
         guard let result = loaded else { return nil }

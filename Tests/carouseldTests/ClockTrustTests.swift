@@ -20,9 +20,9 @@ final class ClockTrustTests: LocalZoneTestCase {
 
     func testAnUnsynchronisedClockIsBelievedOnceWithinAPollOfItsSynchronisation() throws {
         let loop = try EventLoop(time: time)
-        let clock = ClockTrust(mode: .synchronised, loop: loop) { [unowned self] in synchronised }
         var told = 0
-        clock.onTrusted = { told += 1 }
+        let clock = ClockTrust(mode: .synchronised, loop: loop, probe: { [unowned self] in synchronised },
+                               trusted: { told += 1 })
         XCTAssertFalse(clock.isTrusted)
         XCTAssertNil(clock.trustedNow, "dayparts read no time from it")
         try runLoop(loop, for: 3)
@@ -43,9 +43,8 @@ final class ClockTrustTests: LocalZoneTestCase {
     func testTrustClockAlwaysBelievesItAtOnceAndOnAReload() throws {
         let loop = try EventLoop(time: time)
         XCTAssertTrue(ClockTrust(mode: .always, loop: loop) { false }.isTrusted)
-        let waiting = ClockTrust(mode: .synchronised, loop: loop) { false }
         var told = false
-        waiting.onTrusted = { told = true }
+        let waiting = ClockTrust(mode: .synchronised, loop: loop, probe: { false }, trusted: { told = true })
         waiting.configure(mode: .always)
         XCTAssertTrue(waiting.isTrusted)
         XCTAssertTrue(told)

@@ -18,12 +18,18 @@ final class ConfigLiveReloadTests: XCTestCase {
 
     /// Turns the loop until the background load that `reloadIfDue` started has handed its
     /// result over (its thread wakes the loop: no sleeping).
+    /// Background loads that finished and told the loop (`LiveConfig`'s `loaded`).
+    private var loads = 0
+
+    private func makeLive(_ path: String) throws -> LiveConfig {
+        try LiveConfig(directory: path, loop: loop, loaded: { [unowned self] in loads += 1 })
+    }
+
     private func finishLoad(_ live: LiveConfig, file: StaticString = #filePath, line: UInt = #line) {
-        var loaded = 0
-        live.onLoaded = { loaded += 1 }
+        let before = loads
         XCTAssertTrue(live.isLoading, "a load runs", file: file, line: line)
-        for _ in 0..<100 where loaded == 0 { _ = try? loop.runOnce(timeoutMilliseconds: 10_000) }
-        XCTAssertEqual(loaded, 1, "the load finished and told the loop", file: file, line: line)
+        for _ in 0..<100 where loads == before { _ = try? loop.runOnce(timeoutMilliseconds: 10_000) }
+        XCTAssertEqual(loads, before + 1, "the load finished and told the loop", file: file, line: line)
         XCTAssertFalse(live.isLoading, file: file, line: line)
     }
 
@@ -56,7 +62,7 @@ final class ConfigLiveReloadTests: XCTestCase {
 
     func testEditReloadsAfterDebounce() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"])
-        let live = try LiveConfig(directory: dir.path, loop: loop)
+        let live = try makeLive(dir.path)
         let target = EngineTarget(live)
         try dir.write("playlist.m3u", "b.jpg\n")
         live.handleReadable(now: 1)
@@ -73,7 +79,7 @@ final class ConfigLiveReloadTests: XCTestCase {
 
     func testSighupReloadsWithoutAnyFileEvent() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg"])
-        let live = try LiveConfig(directory: dir.path, loop: loop)
+        let live = try makeLive(dir.path)
         let target = EngineTarget(live)
         XCTAssertNil(live.reloadIfDue(into: target, now: 1))
         live.requestReload()
@@ -86,7 +92,7 @@ final class ConfigLiveReloadTests: XCTestCase {
 
     func testReloadWaitsForTheStripToRest() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg", "c.jpg"])
-        let live = try LiveConfig(directory: dir.path, loop: loop)
+        let live = try makeLive(dir.path)
         let target = EngineTarget(live)
         _ = target.engine.page(by: 1, now: 0) // the spring starts moving
         XCTAssertTrue(target.engine.isMoving)
@@ -107,7 +113,7 @@ final class ConfigLiveReloadTests: XCTestCase {
 
     func testValidReloadKeepsThePictureOnScreen() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
-        let live = try LiveConfig(directory: dir.path, loop: loop)
+        let live = try makeLive(dir.path)
         let target = EngineTarget(live)
         for _ in 0..<2 { _ = target.engine.page(by: 1, now: 0) }
         var now = 0.0
@@ -124,7 +130,7 @@ final class ConfigLiveReloadTests: XCTestCase {
 
     func testInvalidReloadSwapsNothing() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg", "b.jpg"])
-        let live = try LiveConfig(directory: dir.path, loop: loop)
+        let live = try makeLive(dir.path)
         let target = EngineTarget(live)
         try dir.write("carouseld.conf", "spacing = -4\n")
         guard case .rejected? = reloadAtRest(live, target, now: 1) else { return XCTFail("must be rejected") }
@@ -136,7 +142,7 @@ final class ConfigLiveReloadTests: XCTestCase {
         let dir = try ConfigTestDirectory.withImages(["a.jpg"])
         try dir.mkdir("photos")
         try dir.writeBytes("photos/p.png", ConfigTestDirectory.pngSignature)
-        let live = try LiveConfig(directory: dir.path, loop: loop)
+        let live = try makeLive(dir.path)
         let target = EngineTarget(live)
         try dir.write("carouseld.conf", "media = \"photos\"\n")
         XCTAssertEqual(reloadAtRest(live, target, now: 1), .applied(keepIndex: nil))

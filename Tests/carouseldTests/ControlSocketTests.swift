@@ -58,8 +58,7 @@ final class ControlServerTests: XCTestCase {
         var template = Array("/tmp/carouseld-control-XXXXXX".utf8CString)
         directory = String(cString: try XCTUnwrap(mkdtemp(&template)))
         loop = try EventLoop()
-        server = try ControlServer(path: directory + "/control", loop: loop)
-        server.answer = { [unowned self] request, _, file in
+        server = try ControlServer(path: directory + "/control", loop: loop) { [unowned self] request, _, file in
             requests.append(request)
             passedFiles.append(file)
             if let file { _ = Glibc.write(file, "passed\n", 7) }

@@ -45,10 +45,12 @@ final class ScreenSwitchTests: XCTestCase {
     let bus = FakeCECBus()
     let output = PowerOutput()
     var tv: TVLink!
+    /// What the TV said of its power, in order.
+    var changes: [TVPower] = []
 
     override func setUpWithError() throws {
         loop = try EventLoop(time: time)
-        tv = try TVLink(bus: bus, loop: loop)
+        tv = try TVLink(bus: bus, loop: loop) { [unowned self] in changes.append($0) }
     }
 
     private func at(_ seconds: Double) throws {
@@ -150,8 +152,6 @@ final class ScreenSwitchTests: XCTestCase {
     }
 
     func testTheTVsPowerIsAskedAtStartAndAgainUntilTheChangeArrives() throws {
-        var changes: [TVPower] = []
-        tv.onPowerChange = { changes.append($0) }
         try at(0)
         XCTAssertEqual(bus.sent, [.giveDevicePowerStatus(from: 4)], "asked at start")
         bus.results = [.received(sequence: 1, CECMessage(from: 0, to: 4, .reportPowerStatus, [0]))]

@@ -92,15 +92,15 @@ final class WallClockDriverTests: XCTestCase {
         return wall
     }
 
-    private func makeGroup(loop: EventLoop) throws -> ScreenGroup {
+    private func makeGroup(loop: EventLoop) throws -> Carousel {
         let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../config/example/images").standardized.path
         var config = CarouselConfig()
         config.interval = 5
         let items = (1...5).map { PlaylistItem(path: "\(dir)/slide\($0).png") }
-        return try ScreenGroup(plan: ScreenPlan.Group(name: "", screens: [0], config: config), layout: .mirror,
-                               outputs: [FakeOutput()], rotations: [0], config: config, shell: ShellSettings(),
-                               items: items, loop: loop, now: time.now())
+        return try Carousel(plan: ScreenPlan.Group(name: "", screens: [0], config: config), layout: .mirror,
+                            outputs: [FakeOutput()], rotations: [0], content: .init(config: config, shell: ShellSettings(), items: items),
+                            loop: loop, events: AppEvents(loop: loop), now: time.now())
     }
 
     private func shell(resume: Double) -> ShellSettings {
@@ -114,14 +114,14 @@ final class WallClockDriverTests: XCTestCase {
     func testATouchLeavesTheClockAndNoTouchForSyncResumeAnimatesBack() throws {
         let loop = try EventLoop(time: time)
         let group = try makeGroup(loop: loop)
-        let sync = WallClockSync(group: group, shell: shell(resume: 0.3), clock: ClockTrust(mode: .always, loop: loop), loop: loop) { [unowned self] in wall }
-        XCTAssertEqual(group.daemon.engine.selectedIndex, 0)
-        XCTAssertTrue(group.daemon.engine.isPaused, "the clock pages, not the engine's countdown")
+        let sync = WallClockSync(carousel: group, shell: shell(resume: 0.3), clock: ClockTrust(mode: .always, loop: loop), loop: loop) { [unowned self] in wall }
+        XCTAssertEqual(group.engine.selectedIndex, 0)
+        XCTAssertTrue(group.engine.isPaused, "the clock pages, not the engine's countdown")
         sync.touched(now: time.now())
-        group.daemon.updateEngine(cause: .ctl) { $0.page(by: 1, now: time.now()) }   // the finger's page
+        group.updateEngine(cause: .ctl) { $0.page(by: 1, now: time.now()) }   // the finger's page
         wall = 1012   // the clock moved on to item 2 meanwhile
         XCTAssertTrue(sync.state(now: time.now()).hasPrefix("touched (resync in "))
-        XCTAssertEqual(group.daemon.engine.selectedIndex, 1, "touched: the clock does not take over")
+        XCTAssertEqual(group.engine.selectedIndex, 1, "touched: the clock does not take over")
         let start = time.now()
         while sync.touchedAt != nil && time.now() - start < 3 {
             time.advance(by: 0.05)
@@ -129,51 +129,52 @@ final class WallClockDriverTests: XCTestCase {
         }
         XCTAssertNil(sync.touchedAt, "back in sync after sync_resume")
         XCTAssertEqual(time.now() - start, 0.3, accuracy: 0.051, "at sync_resume, not later")
-        XCTAssertEqual(group.daemon.engine.selectedIndex, 2)
-        XCTAssertTrue(group.daemon.engine.isMoving, "it animates back to the clock's picture")
+        XCTAssertEqual(group.engine.selectedIndex, 2)
+        XCTAssertTrue(group.engine.isMoving, "it animates back to the clock's picture")
     }
 
     func testAClockSteppedBetweenTheReadAndTheArmIsNoticed() throws {
         let loop = try EventLoop(time: time)
         let group = try makeGroup(loop: loop)
-        let sync = WallClockSync(group: group, shell: shell(resume: 30), clock: ClockTrust(mode: .always, loop: loop), loop: loop) { [unowned self] in readWall() }
-        XCTAssertEqual(group.daemon.engine.selectedIndex, 0)
+        let sync = WallClockSync(carousel: group, shell: shell(resume: 30), clock: ClockTrust(mode: .always, loop: loop), loop: loop) { [unowned self] in readWall() }
+        XCTAssertEqual(group.engine.selectedIndex, 0)
         stepAfterNextRead = 1017   // three pictures on, just after the driver reads the clock
         sync.configure(shell: shell(resume: 30))
-        XCTAssertEqual(group.daemon.engine.selectedIndex, 3, "the step is seen by the read after the arm")
-        XCTAssertFalse(group.daemon.engine.isMoving, "a cut, as for a step the kernel reports")
+        XCTAssertEqual(group.engine.selectedIndex, 3, "the step is seen by the read after the arm")
+        XCTAssertFalse(group.engine.isMoving, "a cut, as for a step the kernel reports")
     }
 
     func testSyncWaitsForTheClockAndAlignsTheMomentItIsBelieved() throws {
         let loop = try EventLoop(time: time)
         let group = try makeGroup(loop: loop)
         var synchronised = false
-        let clock = ClockTrust(mode: .synchronised, loop: loop) { synchronised }
-        let sync = WallClockSync(group: group, shell: shell(resume: 30), clock: clock, loop: loop) { [unowned self] in wall }
-        clock.onTrusted = { sync.clockTrusted() }
+        var following: WallClockSync?
+        let clock = ClockTrust(mode: .synchronised, loop: loop, probe: { synchronised }, trusted: { following?.clockTrusted() })
+        let sync = WallClockSync(carousel: group, shell: shell(resume: 30), clock: clock, loop: loop) { [unowned self] in wall }
+        following = sync
         wall = 1017   // the clock's picture would be item 3
-        XCTAssertFalse(group.daemon.engine.isPaused, "not synchronised: the engine pages by itself")
-        XCTAssertEqual(group.daemon.engine.selectedIndex, 0)
+        XCTAssertFalse(group.engine.isPaused, "not synchronised: the engine pages by itself")
+        XCTAssertEqual(group.engine.selectedIndex, 0)
         XCTAssertEqual(sync.state(now: time.now()), "waiting for the clock to be synchronised")
         XCTAssertFalse(sync.followsClock)
         synchronised = true
         clock.check()
-        XCTAssertTrue(group.daemon.engine.isPaused, "believed: the clock pages")
-        XCTAssertEqual(group.daemon.engine.selectedIndex, 3, "on the clock's picture at once")
+        XCTAssertTrue(group.engine.isPaused, "believed: the clock pages")
+        XCTAssertEqual(group.engine.selectedIndex, 3, "on the clock's picture at once")
         XCTAssertEqual(sync.state(now: time.now()), "synced")
     }
 
     func testASteppedClockCutsToItsPictureWhenFarAndAnimatesWhenOneAway() throws {
         let loop = try EventLoop(time: time)
         let group = try makeGroup(loop: loop)
-        let sync = WallClockSync(group: group, shell: shell(resume: 30), clock: ClockTrust(mode: .always, loop: loop), loop: loop) { [unowned self] in wall }
+        let sync = WallClockSync(carousel: group, shell: shell(resume: 30), clock: ClockTrust(mode: .always, loop: loop), loop: loop) { [unowned self] in wall }
         wall = 1017   // three pictures on
         sync.clockStepped()
-        XCTAssertEqual(group.daemon.engine.selectedIndex, 3)
-        XCTAssertFalse(group.daemon.engine.isMoving, "a cut")
+        XCTAssertEqual(group.engine.selectedIndex, 3)
+        XCTAssertFalse(group.engine.isMoving, "a cut")
         wall = 1012   // back one picture
         sync.clockStepped()
-        XCTAssertEqual(group.daemon.engine.selectedIndex, 2)
-        XCTAssertTrue(group.daemon.engine.isMoving, "one away: animated")
+        XCTAssertEqual(group.engine.selectedIndex, 2)
+        XCTAssertTrue(group.engine.isMoving, "one away: animated")
     }
 }

@@ -22,8 +22,6 @@ package protocol Backend: AnyObject {
     func startInput(_ request: InputRequest, sink: InputSink)
     /// New settings, screen sizes or touch targets (a reload, a screen that changed).
     func reconfigureInput(_ request: InputRequest)
-    /// The backend ends the daemon: the compositor closed the window, or was lost.
-    var onEnd: ((BackendEnd) -> Void)? { get set }
 }
 
 /// What input needs to know: settings (switches, rotation, seat), where each screen's touches
@@ -44,13 +42,6 @@ package typealias RoutedAction = (group: Int, action: InputAction)
 /// Takes the actions of the backend's input devices.
 package protocol InputSink: AnyObject {
     func receive(_ actions: [RoutedAction])
-}
-
-package enum BackendEnd {
-    /// Asked to close (the compositor closed the window): stop as on SIGTERM.
-    case closed
-    /// Lost for good (the compositor went away): exit with status 1, so systemd restarts us.
-    case failed(DisplayError)
 }
 
 extension DisplayBackend {

@@ -15,7 +15,6 @@ package final class KernelBackend: Backend {
     private let kind: DisplayBackend
     private unowned let loop: EventLoop
     private var input: LibinputFeed?
-    package var onEnd: ((BackendEnd) -> Void)?
 
     package init(_ shell: ShellSettings, config: CarouselConfig, kind: DisplayBackend, loop: EventLoop) throws(DisplayError) {
         self.kind = kind

@@ -21,7 +21,6 @@ package final class WaylandBackend: Backend {
     private weak var sink: InputSink?
     /// Lifts contacts that sent nothing for `touch_timeout`: the seat's own deadline.
     private var stuckTimer: LoopTimer?
-    package var onEnd: ((BackendEnd) -> Void)?
 
     package init(_ shell: ShellSettings, config: CarouselConfig, loop: EventLoop) throws(DisplayError) {
         if shell.rotation != 0 {
@@ -43,12 +42,6 @@ package final class WaylandBackend: Backend {
             seat?.add(surface: window.surface, settings: shell, screen: window.size ?? Size(width: 1280, height: 720))
             seat?.setScale(window.bufferScale, window: index)
             window.onScaleChanged = { [unowned self] scale in seat?.setScale(scale, window: index) }
-            window.onEnd = { [unowned self] end in
-                switch end {
-                case .closed: onEnd?(.closed)
-                case .failed(let error): onEnd?(.failed(error))
-                }
-            }
         }
         windows.first?.afterDispatch = { [unowned self] in seat?.flushUnframed() }
         seat?.onActions = { [unowned self] window, actions in deliver(route(actions, window: window)) }

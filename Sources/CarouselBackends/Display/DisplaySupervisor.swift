@@ -94,12 +94,18 @@ package final class DisplaySupervisor: DisplayOutput {
         if let loop, let events { try output.attach(to: loop, events: events) }
     }
 
+    /// The device changed under the carousel: said as the outputs say it, from the loop.
+    private func announceChange() {
+        guard let loop, let events else { return }
+        OutputEventSink(loop: loop, handler: events).emit(.changed)
+    }
+
     private func devicesChanged(_ events: [UdevMonitor.Event]) {
         if let old = current, events.contains(where: { $0.action == "remove" && $0.devnode == old.devicePath }) {
             Log.notice("\(old.devicePath) was removed; waiting for a display device")
             old.detach()
             current = nil
-            self.events?(.changed)
+            announceChange()
         }
         guard current == nil || current?.isFirmwareFramebuffer == true,
               events.contains(where: { $0.action == "add" }) else { return }
@@ -113,7 +119,7 @@ package final class DisplaySupervisor: DisplayOutput {
             }
             current = output
             try use(output)
-            self.events?(.changed)
+            announceChange()
         } catch let error as DisplayError {
             if case .noDevice = error { return }  // not a display we can use yet
             // Looked at before udev's own event: the node may exist while udev has not yet given

@@ -24,7 +24,7 @@ package final class DrmOutput: DisplayOutput {
     private var hotplugWatch: Watch?
     private(set) weak var loop: EventLoop?
     /// Hears `presented` and `changed`, from `attach` to `detach`.
-    private(set) var events: ((OutputEvent) -> Void)?
+    private(set) var events: OutputEventSink?
     /// `ctl writeback` asked while a flip was queued: it begins when that flip completes.
     var pendingWriteback: (frames: Int, directory: Int32)?
 
@@ -78,7 +78,7 @@ package final class DrmOutput: DisplayOutput {
 
     package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
         self.loop = loop
-        self.events = events
+        self.events = OutputEventSink(loop: loop, handler: events)
         try card.attachScreen(to: loop)
         hotplug = UdevMonitor(subsystems: ["drm"])
         if let hotplug {
@@ -147,7 +147,8 @@ package final class DrmOutput: DisplayOutput {
         if let old = retired {
             retired = nil
             if old.target.crtcID != screen?.target.crtcID { card.release(crtc: old.target.crtcID) }
-            return events?(.changed) ?? ()
+            events?.emit(.changed)
+            return
         }
         guard let done = flips.pending else { return }
         flips.current = done
@@ -159,7 +160,7 @@ package final class DrmOutput: DisplayOutput {
                 Log.error("writeback on \(summary): \(error)")
             }
         }
-        events?(.presented(at: time))
+        events?.emit(.presented(at: time))
     }
 
     private func hotplugged() {
@@ -211,6 +212,6 @@ package final class DrmOutput: DisplayOutput {
         }
         screen = new
         flips = (nil, nil)
-        if retired == nil { events?(.changed) }
+        if retired == nil { events?.emit(.changed) }
     }
 }

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselPixels
 
 /// What one output shows next, as one value the backend tests or applies, as weston's
@@ -39,9 +40,36 @@ package enum CommitResult: Equatable {
 }
 
 /// What an output reports, in order, each after its own bookkeeping is done.
-package enum OutputEvent: Equatable, Sendable {
+package enum OutputEvent: Equatable {
     /// A committed state became visible at this monotonic time.
     case presented(at: Double)
     /// The screen appeared, changed mode or went away: the next frame is drawn in full at `size`.
     case changed
+    /// The output is gone for good and ends the daemon (a compositor's window).
+    case ended(OutputEnd)
+}
+
+/// How an output ends the daemon.
+package enum OutputEnd: Equatable {
+    /// Asked to close (the compositor closed the window): stop as on SIGTERM.
+    case closed
+    /// Lost for good (the compositor went away): exit with status 1, so systemd restarts us.
+    case failed(DisplayError)
+}
+
+/// Where an output's events go: each is posted to the loop, so the handler (the carousel's)
+/// runs from the loop after the output's own work, in the order emitted, never inside a flip
+/// handler, a commit or a hotplug probe of the output's.
+package struct OutputEventSink {
+    private let loop: EventLoop
+    private let handler: (OutputEvent) -> Void
+
+    package init(loop: EventLoop, handler: @escaping (OutputEvent) -> Void) {
+        self.loop = loop; self.handler = handler
+    }
+
+    package func emit(_ event: OutputEvent) {
+        let handler = handler
+        loop.post { handler(event) }
+    }
 }

@@ -32,11 +32,10 @@ package final class WaylandOutput: DisplayOutput {
 
     /// The buffer `acquire` gave, for the next `commit`.
     private var acquired: ShmBuffer?
-    /// Hears `presented` and `changed`, from `attach` to `detach`.
-    private var events: ((OutputEvent) -> Void)?
-    /// The window ends: closed by the compositor, or the compositor went away or broke the
-    /// protocol (the daemon ends; systemd restarts it).
-    package var onEnd: ((WindowEnd) -> Void)?
+    /// Hears `presented`, `changed` and `ended`, from `attach` to `detach`. The window ends when
+    /// the compositor closes it, goes away or breaks the protocol (the daemon ends; systemd
+    /// restarts it).
+    private var events: OutputEventSink?
     /// The buffer scale changed (the seat scales positions by it).
     package var onScaleChanged: ((Double) -> Void)?
 
@@ -102,11 +101,11 @@ package final class WaylandOutput: DisplayOutput {
                 try connection.flush()
                 Log.notice("wayland: \(name) is there: fullscreen on it")
             } catch {
-                onEnd?(.failed(error))
+                events?.emit(.ended(.failed(error)))
             }
             changed = true
         }
-        if changed { events?(.changed) }
+        if changed { events?.emit(.changed) }
         return changed
     }
 
@@ -152,7 +151,7 @@ package final class WaylandOutput: DisplayOutput {
 
     package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
         attachment.loop = loop
-        self.events = events
+        self.events = OutputEventSink(loop: loop, handler: events)
         if attachment.watchesConnection {
             attachment.watch = try loop.watch(connection.fd, name: "Wayland") { [unowned self] in
                 do throws(DisplayError) {
@@ -160,12 +159,12 @@ package final class WaylandOutput: DisplayOutput {
                     attachment.afterDispatch?()
                 } catch {
                     attachment.watch = nil
-                    onEnd?(.failed(error))
+                    self.events?.emit(.ended(.failed(error)))
                 }
             }
         }
         // Configures that arrived during start-up's round trip.
-        if size != nil { loop.post { [weak self] in self?.events?(.changed) } }
+        if size != nil { self.events?.emit(.changed) }
     }
 
     package func detach() {
@@ -204,7 +203,7 @@ package final class WaylandOutput: DisplayOutput {
                 // would get no frame callback from wlroots (it repaints nothing), and the next
                 // frame would wait forever; the frame is "presented" now instead.
                 counters.unchangedFrames += 1
-                attachment.loop?.post { [weak self] in self?.events?(.presented(at: MonotonicClock.now())) }
+                events?.emit(.presented(at: MonotonicClock.now()))
                 return
             }
             damage = changed
@@ -253,13 +252,13 @@ package final class WaylandOutput: DisplayOutput {
     private func resize() {
         let newSize = configured.bufferSize(outputMode: connection.currentMode.map { ($0.width, $0.height) })
         guard newSize != size else {
-            if attachment.loop != nil, feedback.callback == nil { events?(.changed) }
+            if attachment.loop != nil, feedback.callback == nil { events?.emit(.changed) }
             return
         }
         if let size { Log.info("wayland: resized from \(Int(size.width))x\(Int(size.height)) to \(Int(newSize.width))x\(Int(newSize.height))") }
         size = newSize
         pool.retireAll()
-        if attachment.loop != nil { events?(.changed) }
+        if attachment.loop != nil { events?.emit(.changed) }
     }
 
     /// The surface entered or left an output: its scale may change, and with it the buffer.
@@ -277,7 +276,7 @@ package final class WaylandOutput: DisplayOutput {
         let time = feedback.frameDone(ms: ms, now: MonotonicClock.now())
         // A frame committed before the latest configure was shown in the old state: the frame
         // for the new one is drawn now, and only its callback counts as on screen.
-        if configured.atCommit < configured.acked { events?(.changed) } else { events?(.presented(at: time)) }
+        if configured.atCommit < configured.acked { events?.emit(.changed) } else { events?.emit(.presented(at: time)) }
     }
 
     private func presented(seconds: UInt64, nanoseconds: UInt32) {
@@ -300,7 +299,7 @@ package final class WaylandOutput: DisplayOutput {
 
     nonisolated(unsafe) private static let toplevelListener = listenerTable(xdg_toplevel_listener(
         configure: { data, _, width, height, _ in listenerOwner(data, as: WaylandOutput.self)?.configured.size = (width, height) },
-        close: { data, _ in listenerOwner(data, as: WaylandOutput.self)?.onEnd?(.closed) },
+        close: { data, _ in listenerOwner(data, as: WaylandOutput.self)?.events?.emit(.ended(.closed)) },
         configure_bounds: { _, _, _, _ in },
         wm_capabilities: { _, _, _ in }))
 

@@ -90,8 +90,3 @@ struct LoopAttachment {
     var afterDispatch: (() -> Void)?
 }
 
-/// How a window ends: closed by the compositor, or the compositor lost.
-package enum WindowEnd {
-    case closed
-    case failed(DisplayError)
-}

@@ -3,14 +3,14 @@ import CarouselConfig
 import CarouselCore
 import CarouselEngine
 
-/// The daemon's carousels: one `ScreenGroup` per independent screen, or one for all mirrored
-/// or spanned screens (`ScreenPlan`), and the wall-clock sync of each (`sync = "wallclock"`,
-/// fixed until restart). The first leads: its first frame is the start's end (READY=1).
+/// The daemon's carousels: one per independent screen, or one for all mirrored or spanned
+/// screens (`ScreenPlan`), and the wall-clock sync of each (`sync = "wallclock"`, fixed until
+/// restart). The first leads: its first frame is the start's end (READY=1).
 final class Carousels {
     let plan: ScreenPlan
-    let groups: [ScreenGroup]
-    /// One per group with `sync = "wallclock"`, else empty.
-    private(set) var syncs: [WallClockSync] = []
+    let all: [Carousel]
+    /// One per carousel with `sync = "wallclock"`, else empty.
+    let syncs: [WallClockSync]
     /// The loop's monotonic clock: the time of whatever input and operations do to the engines.
     let time: TimeSource
     /// Whether the wall clock is believed yet: dayparts, the screen schedule and sync wait for it.
@@ -18,21 +18,20 @@ final class Carousels {
     /// Proof of play: what each carousel showed, from when to when, to the journal.
     let plays: PlayLog
 
-    init(plan: ScreenPlan, groups: [ScreenGroup], clock: ClockTrust, time: TimeSource) {
-        self.plan = plan; self.groups = groups; self.clock = clock; self.time = time
-        plays = PlayLog(plan: plan, groups: groups, time: time)
+    init(plan: ScreenPlan, carousels: [Carousel], shell: ShellSettings, clock: ClockTrust, loop: EventLoop) {
+        self.plan = plan; all = carousels; self.clock = clock; time = loop.time
+        plays = PlayLog(plan: plan, carousels: carousels, time: time)
+        syncs = shell.sync.mode == .wallclock
+            ? carousels.map { WallClockSync(carousel: $0, shell: shell, clock: clock, loop: loop) } : []
     }
 
-    var lead: Daemon { groups[0].daemon }
-    var isMoving: Bool { groups.contains { $0.daemon.engine.isMoving } }
-    var isAnimatingOnScreen: Bool { groups.contains { $0.daemon.isAnimatingOnScreen } }
-    var framesPresented: Int { groups.reduce(0) { $0 + $1.daemon.framesPresented } }
+    var lead: Carousel { all[0] }
+    var isMoving: Bool { all.contains { $0.engine.isMoving } }
+    var isAnimatingOnScreen: Bool { all.contains { $0.isAnimatingOnScreen } }
+    var framesPresented: Int { all.reduce(0) { $0 + $1.framesPresented } }
 
-    /// Starts following the wall clock, once, at start.
-    func startSync(_ shell: ShellSettings, loop: EventLoop) throws {
-        guard shell.sync.mode == .wallclock else { return }
-        syncs = groups.map { WallClockSync(group: $0, shell: shell, clock: clock, loop: loop) }
-    }
+    /// The index of `carousel` in the list.
+    func index(of carousel: Carousel) -> Int? { all.firstIndex { $0 === carousel } }
 
     /// The sync of carousel `index`; nil when not synced.
     func sync(of index: Int) -> WallClockSync? { syncs.indices.contains(index) ? syncs[index] : nil }
@@ -43,8 +42,8 @@ final class Carousels {
     /// Where each screen's touches go, in the plan's screen order, and how devices find their screen.
     func touchTargets() -> ([TouchTarget], TouchRouting) {
         var targets = [TouchTarget?](repeating: nil, count: plan.screens.count)
-        for (index, group) in groups.enumerated() {
-            for (screen, target) in zip(group.plan.screens, group.touchTargets(group: index)) {
+        for (index, carousel) in all.enumerated() {
+            for (screen, target) in zip(carousel.plan.screens, carousel.touchTargets(carousel: index)) {
                 targets[screen] = target
             }
         }
@@ -55,6 +54,6 @@ final class Carousels {
     /// Every carousel's status-line part, "HDMI-A-1: showing 3/12 beach.jpg"; the first sync's state.
     func showing(now: Double) -> String {
         let sync = syncs.first.map { "; " + $0.state(now: now) } ?? ""
-        return groups.map { $0.prefix + $0.showing }.joined(separator: "; ") + sync
+        return all.map { $0.prefix + $0.showing }.joined(separator: "; ") + sync
     }
 }

@@ -6,23 +6,26 @@ import CarouselEngine
 import CarouselPixels
 import Glibc
 
-/// Puts the daemon together and runs it: the config, the backend (screens and input), one
-/// carousel per independent screen, the input router, the operations, the reload, the status
-/// publisher and the watchdog, all on one event loop. It assembles and handles the process's
-/// own life (signals, the first frame, the stop); each job is done by the part named for it.
-final class DaemonRunner: ScreenGroupDelegate {
+/// The composition root: puts the daemon together and runs it. The config, the backend (screens
+/// and input), one carousel per independent screen, the operations, the status publisher, the
+/// input router, the reload, the control socket and the watchdog are made here, in order, each
+/// given what it needs at once; nothing is set on a part after it is made. What the parts have
+/// to say comes back as `AppEvent`s, handed out in one place (`DaemonRunner+Events.swift`).
+final class DaemonRunner {
     let loop: EventLoop
+    let events: AppEvents
     let live: LiveConfig
     let backend: Backend
     let carousels: Carousels
-    let publisher: StatusPublisher
     let operations: Operations
+    let publisher: StatusPublisher
     let router: InputRouter
     let reload: ReloadCoordinator
-    private let watchdog: Watchdog
+    let watchdog: Watchdog
     private let signals: SignalSource
     private var signalWatch: Watch?
-    private var startup: StartupTimeline
+    private var control: ControlServer?
+    var startup: StartupTimeline
 
     /// `openBackend`: how the screens and input are had (tests give a fake one).
     init(_ options: DaemonOptions, loop: EventLoop? = nil,
@@ -32,8 +35,9 @@ final class DaemonRunner: ScreenGroupDelegate {
         // Blocked before any thread starts (the decode worker), so every thread inherits the mask.
         signals = try SignalSource(signals: [SIGTERM, SIGINT, SIGHUP, SIGUSR1])
         let loop = try loop ?? EventLoop()
-        self.loop = loop
-        live = try Self.loadConfig(options.configDirectory, notifier: notifier, loop: loop)
+        let events = AppEvents(loop: loop)
+        self.loop = loop; self.events = events
+        live = try Self.loadConfig(options.configDirectory, notifier: notifier, loop: loop, events: events)
         startup.reached("config loaded")
         let loaded = live.current
         let shell = options.overriding(loaded.shell)
@@ -52,25 +56,48 @@ final class DaemonRunner: ScreenGroupDelegate {
         }
         startup.reached("display open")
         self.startup = startup
-        let clock = ClockTrust(mode: loaded.shell.sync.trustClock, loop: loop)
-        carousels = try Self.makeCarousels(backend, loaded: loaded, options: options, clock: clock, loop: loop)
-        try carousels.startSync(loaded.shell, loop: loop)
-        publisher = StatusPublisher(notifier: notifier, live: live, carousels: carousels, time: loop.time)
-        operations = try Operations(carousels: carousels, outputs: backend.outputs,
-                                    screenNames: backend.plan.screens.map(\.connector), live: live, publisher: publisher,
-                                    loop: loop, controlPath: options.controlPath)
+        let clock = ClockTrust(mode: loaded.shell.sync.trustClock, loop: loop, trusted: { [unowned events] in events.emit(.clockTrusted) })
+        carousels = try Self.makeCarousels(backend, loaded: loaded, options: options, clock: clock, loop: loop, events: events)
+        operations = Operations(carousels: carousels, outputs: backend.outputs,
+                                screenNames: backend.plan.screens.map(\.connector), live: live, events: events, loop: loop)
+        let controlPath = Operations.controlPath(options.controlPath)
+        publisher = StatusPublisher(notifier: notifier, live: live, carousels: carousels, operations: operations,
+                                    stateFile: controlPath.map { StateFile(path: Operations.directory(of: $0) + "/state.json") },
+                                    loop: loop)
         router = InputRouter(carousels: carousels, backend: backend, operations: operations, loop: loop)
         reload = try ReloadCoordinator(live: live, options: options, backend: backend, carousels: carousels,
-                                       operations: operations, router: router, publisher: publisher, loop: loop)
-        operations.reload = reload
+                                       operations: operations, router: router, publisher: publisher, events: events, loop: loop)
         watchdog = Watchdog(notifier: notifier, loop: loop)
-        try wire()
+        try connect(loop: loop, controlPath: controlPath)
+    }
+
+    /// A control request: `ctl status` is the publisher's, the rest the operations'.
+    func answer(_ request: ControlRequest, uid: UInt32, file: Int32?) -> ControlReply {
+        request == .status ? ControlReply(ok: true, status: publisher.status())
+            : operations.answer(request, uid: uid, file: file)
+    }
+
+    /// The control socket at `path`, answered by `answer`, or nil without one.
+    private func openControl(_ path: String?, loop: EventLoop) -> ControlServer? {
+        guard let path else {
+            Log.info("no control socket (no $RUNTIME_DIRECTORY, /run/carouseld not writable; --control PATH sets one)")
+            return nil
+        }
+        do {
+            return try ControlServer(path: path, loop: loop) { [unowned self] in answer($0, uid: $1, file: $2) }
+        } catch {
+            Log.warning("control socket \(path): \(error); running without it")
+            return nil
+        }
     }
 
     /// The first load: an invalid directory ends the start, naming every problem.
-    private static func loadConfig(_ directory: String, notifier: Notifier, loop: EventLoop) throws -> LiveConfig {
+    private static func loadConfig(_ directory: String, notifier: Notifier, loop: EventLoop,
+                                   events: AppEvents) throws -> LiveConfig {
         do {
-            let live = try LiveConfig(directory: directory, notifier: notifier, loop: loop)
+            let live = try LiveConfig(directory: directory, notifier: notifier, loop: loop) { [unowned events] in
+                events.emit(.configLoaded)
+            }
             let loaded = live.current
             Log.info("config \(loaded.directory): \(loaded.playlist.count) pictures from "
                      + (loaded.playlistFile ?? loaded.mediaDirectory))
@@ -84,19 +111,19 @@ final class DaemonRunner: ScreenGroupDelegate {
     }
 
     private static func makeCarousels(_ backend: Backend, loaded: LoadedConfig, options: DaemonOptions,
-                                      clock: ClockTrust, loop: EventLoop) throws -> Carousels {
+                                      clock: ClockTrust, loop: EventLoop, events: AppEvents) throws -> Carousels {
         let plan = backend.plan
         // The engine clock (and the first auto-advance interval) starts just before the first frame.
         let now = loop.time.now()
         let cache = CardCache.forDaemon(directory: options.cacheDirectory, shell: options.overriding(loaded.shell))
-        let groups = try plan.groups.map { group in
-            try ScreenGroup(plan: group, layout: plan.layout, outputs: group.screens.map { backend.outputs[$0] },
-                            rotations: group.screens.map(backend.rotation(ofScreen:)),
-                            config: group.config, shell: loaded.shell,
-                            items: items(of: group, in: loaded, at: clock.trustedNow),
-                            loop: loop, now: now, cache: cache)
+        let all = try plan.groups.map { group in
+            try Carousel(plan: group, layout: plan.layout, outputs: group.screens.map { backend.outputs[$0] },
+                         rotations: group.screens.map(backend.rotation(ofScreen:)),
+                         content: .init(config: group.config, shell: loaded.shell,
+                                        items: items(of: group, in: loaded, at: clock.trustedNow)),
+                         loop: loop, events: events, now: now, cache: cache)
         }
-        return Carousels(plan: plan, groups: groups, clock: clock, time: loop.time)
+        return Carousels(plan: plan, carousels: all, shell: loaded.shell, clock: clock, loop: loop)
     }
 
     /// The playlist a carousel shows: its screen's own (independent), or the main one (the
@@ -116,23 +143,15 @@ final class DaemonRunner: ScreenGroupDelegate {
         Log.error("\(error)")
     }
 
-    private func wire() throws {
+    /// The last step of putting it together: the loop's stall meter, the signals, and the
+    /// events of every part from now on.
+    private func connect(loop: EventLoop, controlPath: String?) throws {
+        control = openControl(controlPath, loop: loop)
         loop.isAnimating = { [unowned self] in carousels.isAnimatingOnScreen }
-        for group in carousels.groups { group.delegate = self }
-        backend.onEnd = { [unowned self] end in
-            switch end {
-            case .closed:
-                Log.info("the compositor closed the window")
-                stop(reason: "closed")
-            case .failed(let error):
-                Log.error("\(error); exiting (status 1)")
-                publisher.notifier.status("\(error)")
-                Glibc.exit(1)
-            }
-        }
         signalWatch = try loop.watch(signals.fd, name: "signals") { [unowned self] in
             for signal in signals.drain() { handle(signal: signal) }
         }
+        events.deliver { [unowned self] in handle($0) }
         if !operations.power.isOn {
             // Started during the screen's off hours: nothing will be drawn, yet the daemon is up,
             // and a touch must be able to wake the screen.
@@ -154,7 +173,7 @@ final class DaemonRunner: ScreenGroupDelegate {
 
     /// Shows the first frame; the loop's turns do the rest (`run`, or a test's).
     func start() {
-        for group in carousels.groups { group.daemon.start() }
+        for carousel in carousels.all { carousel.start() }
         if backend.outputs.allSatisfy({ $0.size == nil }) {
             // Started, but nothing to show on yet: systemd must not time the start out (the
             // display may take any time), and `systemctl status` says what is awaited.
@@ -163,42 +182,7 @@ final class DaemonRunner: ScreenGroupDelegate {
         }
     }
 
-    // MARK: - ScreenGroupDelegate
-
-    func group(_ group: ScreenGroup, firstFrameAt time: Double) {
-        if !group.daemon.engine.isMoving {
-            carousels.plays.rested(group, index: group.daemon.engine.selectedIndex, at: time)
-        }
-        guard group === carousels.groups[0] else { return }   // the lead's ends the start
-        Log.info("first frame on screen \(startup.sinceExec(time)) after exec (\(startup)): "
-                 + backend.outputs.map(\.summary).joined(separator: "; "))
-        publisher.notifier.ready()
-        publisher.publish()
-        router.start(live.current.shell)
-    }
-
-    /// Releases (with their velocity) and taps go to the journal, as `carouseld replay` prints
-    /// them; a carousel at rest says what it shows.
-    func group(_ group: ScreenGroup, reported event: CarouselEvent) {
-        guard case .settled(let time, let index) = event else { return Log.info(group.prefix + EventReport.logLine(event)) }
-        // Before a daypart's bridge strip is swapped for the new playlist: `index` is the bridge's.
-        carousels.plays.rested(group, index: index, at: time)
-        group.settled(now: loop.time.now())
-        Log.info(group.prefix + group.showing)
-        publisher.publish()
-    }
-
-    func groupResized(_ group: ScreenGroup) { router.reconfigure(live.current.shell) }
-
-    func group(_ group: ScreenGroup, leftRestBecause cause: MoveCause, at time: Double) {
-        carousels.plays.left(group, because: cause, at: time)
-    }
-
-    func group(_ group: ScreenGroup, restsAfterSwapBecause cause: MoveCause, at time: Double) {
-        carousels.plays.restsNow(group, at: time, cause: cause)
-    }
-
-    private func handle(signal: Int32) {
+    func handle(signal: Int32) {
         switch signal {
         case SIGHUP:
             Log.info("SIGHUP: reloading \(live.current.directory)")
@@ -227,7 +211,7 @@ final class DaemonRunner: ScreenGroupDelegate {
         publisher.notifier.stopping()
         publisher.metrics?.remove()
         carousels.plays.stop()
-        for group in carousels.groups { group.daemon.stop() }
+        for carousel in carousels.all { carousel.stop() }
         operations.power.screens.stop()
         for output in backend.outputs { output.restore() }
         loop.stop()

@@ -39,12 +39,12 @@ final class InputRouter: InputSink {
     }
 
     private func apply(_ action: InputAction, toGroup group: Int) {
-        guard carousels.groups.indices.contains(group) else { return }
+        guard carousels.all.indices.contains(group) else { return }
         if operations.touchWakesScreen() { wakingTouch.begin(); wakingTouch.follow(action); return }
         if wakingTouch.isDown { wakingTouch.follow(action); return }
         carousels.touched(group, now: carousels.time.now())
         // A key that pages is local input too: a person at the screen, as a finger is.
-        carousels.groups[group].daemon.updateEngine(cause: .touch) { $0.apply(action) }
+        carousels.all[group].updateEngine(cause: .touch) { $0.apply(action) }
     }
 }
 

@@ -4,49 +4,29 @@ import CarouselCore
 import Glibc
 
 /// The operator's side of the daemon: the screen power schedule, dayparting, `ctl pause`, and
-/// the control socket's requests. Everything it changes is told to the one status publisher.
+/// the control socket's requests. What it changes is told as `AppEvent`s (the status changed,
+/// a reload asked); what its schedules decide arrives back from the root (`DaemonRunner+Events`).
 final class Operations: OperationsState {
     private let carousels: Carousels
-    private let publisher: StatusPublisher
+    private let events: AppEvents
     private let live: LiveConfig
     let power: PowerController
     private let dayparts: DaypartController
-    private var control: ControlServer?
     private let screenshots: Screenshots
     /// `ctl pause` holds every carousel's auto-advance.
     private(set) var isPaused = false
-    /// Carries out `ctl reload`.
-    weak var reload: ReloadCoordinator?
 
     init(carousels: Carousels, outputs: [DisplayOutput], screenNames: [String?], live: LiveConfig,
-         publisher: StatusPublisher, loop: EventLoop, controlPath: String?) throws {
-        self.carousels = carousels; self.publisher = publisher; self.live = live
+         events: AppEvents, loop: EventLoop) {
+        self.carousels = carousels; self.events = events; self.live = live
         screenshots = Screenshots(outputs: outputs, names: screenNames)
         let shell = live.current.shell
-        let tv = Self.tvLink(shell.schedule.tv.cec, outputs: outputs, loop: loop)
-        let screens = ScreenSwitch(displays: carousels.groups.map(\.daemon), tv: tv, delays: (shell.schedule.tv.offDelay, shell.schedule.tv.onDelay), loop: loop)
+        let tv = Self.tvLink(shell.schedule.tv.cec, outputs: outputs, loop: loop, events: events)
+        let screens = ScreenSwitch(displays: carousels.all, tv: tv, delays: (shell.schedule.tv.offDelay, shell.schedule.tv.onDelay), loop: loop)
         power = PowerController(shell: shell, screens: screens, displays: outputs, screenNames: screenNames,
-                                    clock: carousels.clock, loop: loop)
-        tv?.onPowerChange = { [unowned publisher] _ in publisher.publish() }
-        dayparts = DaypartController(loaded: live.current, clock: carousels.clock, loop: loop)
-        carousels.clock.onTrusted = { [unowned self] in clockTrusted() }
-        power.onChange = { [unowned self] on in screensChanged(on: on) }
-        dayparts.onSwitch = { [unowned self] _, items in switchDaypart(to: items) }
-        publisher.operations = self
-        if let path = live.current.shell.reporting.metricsFile {
-            publisher.metrics = MetricsFile(path: path, loop: loop, status: { [unowned publisher] in publisher.status() })
-        }
-        if let path = Self.controlPath(controlPath) {
-            do {
-                let server = try ControlServer(path: path, loop: loop)
-                server.answer = { [unowned self] request, uid, file in answer(request, uid: uid, file: file) }
-                control = server
-                publisher.stateFile = StateFile(path: Self.directory(of: path) + "/state.json")
-            } catch {
-                Log.warning("control socket \(path): \(error); running without it")
-            }
-        } else {
-            Log.info("no control socket (no $RUNTIME_DIRECTORY, /run/carouseld not writable; --control PATH sets one)")
+                                clock: carousels.clock, loop: loop) { [unowned events] on in events.emit(.screensSwitched(on: on)) }
+        dayparts = DaypartController(loaded: live.current, clock: carousels.clock, loop: loop) { [unowned events] _, items in
+            events.emit(.daypart(items: items))
         }
         updatePause()
         // Started during the off hours: the power's first decision was made before anyone listened.
@@ -54,10 +34,10 @@ final class Operations: OperationsState {
     }
 
     /// The TV over CEC (`cec`), or nil: CEC off, no adapter, or one that cannot be watched.
-    private static func tvLink(_ setting: String, outputs: [DisplayOutput], loop: EventLoop) -> TVLink? {
+    private static func tvLink(_ setting: String, outputs: [DisplayOutput], loop: EventLoop, events: AppEvents) -> TVLink? {
         guard let adapter = CECAdapterChoice.open(setting, outputs: outputs) else { return nil }
         do {
-            return try TVLink(bus: adapter, loop: loop)
+            return try TVLink(bus: adapter, loop: loop) { [unowned events] in events.emit(.tvPower($0)) }
         } catch {
             Log.warning("CEC \(adapter.name): \(error); the screen is switched by KMS alone")
             return nil
@@ -84,33 +64,31 @@ final class Operations: OperationsState {
     /// while the wall clock drives it.
     func updatePause() {
         let now = carousels.time.now()
-        for (index, group) in carousels.groups.enumerated() {
+        for (index, carousel) in carousels.all.enumerated() {
             let paused = isPaused || !power.isOn || carousels.sync(of: index)?.followsClock == true
-            if group.daemon.engine.isPaused != paused { group.daemon.modifyEngine { $0.setPaused(paused, now: now) } }
+            if carousel.engine.isPaused != paused { carousel.modifyEngine { $0.setPaused(paused, now: now) } }
         }
     }
 
     /// The wall clock is synchronised: the screen schedule, the daypart and the syncs apply
     /// from now, as after a clock step.
-    private func clockTrusted() {
+    func clockTrusted() {
         power.clockTrusted()
         dayparts.clockTrusted()
         for sync in carousels.syncs { sync.clockTrusted() }
         updatePause()
-        publisher.publish()
     }
 
-    private func screensChanged(on: Bool) {
+    func screensSwitched(on: Bool) {
         carousels.plays.screens(on: on)
         updatePause()
-        if on { for group in carousels.groups { group.daemon.setNeedsRedraw() } }
-        publisher.publish()
+        if on { for carousel in carousels.all { carousel.setNeedsRedraw() } }
     }
 
     /// The carousels that show the main playlist page to the daypart's.
-    private func switchDaypart(to items: [PlaylistItem]) {
+    func switchDaypart(to items: [PlaylistItem]) {
         let now = carousels.time.now()
-        for (index, group) in carousels.groups.enumerated() where group.plan.playlistOutput == nil {
+        for (index, group) in carousels.all.enumerated() where group.plan.playlistOutput == nil {
             if let sync = carousels.sync(of: index) {
                 // A synced carousel follows the clock in the new playlist (a cut if far).
                 group.swapIn(config: group.config, shell: group.shell, items: items, keepIndex: nil, now: now, cause: .daypart)
@@ -119,7 +97,6 @@ final class Operations: OperationsState {
                 group.switchPlaylist(to: items, now: now)
             }
         }
-        publisher.publish()
     }
 
     // MARK: - control socket
@@ -140,34 +117,34 @@ final class Operations: OperationsState {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// Does what a control request asks, on every carousel.
+    /// Does what a control request asks, on every carousel (`ctl status` is the publisher's).
     func answer(_ request: ControlRequest, uid: UInt32, file: Int32? = nil) -> ControlReply {
         let now = carousels.time.now()
-        if request != .status { Log.info("control: \(request) (uid \(uid))") }
-        let groups = carousels.groups
+        Log.info("control: \(request) (uid \(uid))")
+        let all = carousels.all
         switch request {
         case .status:
-            return ControlReply(ok: true, status: publisher.status())
+            return .failure("ctl status is answered with the publisher's status")
         case .next, .prev:
-            for (index, group) in groups.enumerated() {
+            for (index, carousel) in all.enumerated() {
                 carousels.touched(index, now: now)
-                group.daemon.updateEngine(cause: .ctl) { $0.page(by: request == .next ? 1 : -1, now: now) }
+                carousel.updateEngine(cause: .ctl) { $0.page(by: request == .next ? 1 : -1, now: now) }
             }
-            publisher.publish()
-            return .done(groups[0].showing)
+            events.emit(.statusChanged)
+            return .done(all[0].showing)
         case .goto(let target):
             return go(to: target, now: now)
         case .pause, .resume:
             isPaused = request == .pause
             updatePause()
-            publisher.publish()
+            events.emit(.statusChanged)
             return .done()
         case .reload:
-            reload?.requestReload()
+            events.emit(.reloadAsked)
             return .done()
         case .screen(let mode):
             power.set(mode)
-            publisher.publish()
+            events.emit(.statusChanged)
             return .done("screen \(power.isOn ? "on" : "off")")
         case .screenshot(let shot):
             return screenshots.take(shot, into: file)
@@ -178,7 +155,7 @@ final class Operations: OperationsState {
 
     private func go(to target: ControlRequest.Target, now: Double) -> ControlReply {
         var moved = false
-        for (index, group) in carousels.groups.enumerated() {
+        for (index, group) in carousels.all.enumerated() {
             let found: Int?
             switch target {
             case .number(let n): found = n <= group.items.count ? n - 1 : nil
@@ -186,16 +163,16 @@ final class Operations: OperationsState {
             }
             guard let found else { continue }
             carousels.touched(index, now: now)
-            group.daemon.updateEngine(cause: .ctl) { $0.show(item: found, animated: true, now: now) }
+            group.updateEngine(cause: .ctl) { $0.show(item: found, animated: true, now: now) }
             moved = true
         }
         guard moved else {
             switch target {
-            case .number(let n): return .failure("goto \(n): the playlist has \(carousels.groups[0].items.count) pictures")
+            case .number(let n): return .failure("goto \(n): the playlist has \(carousels.lead.items.count) pictures")
             case .name(let name): return .failure("goto \(name): no picture of that name in the playlist")
             }
         }
-        publisher.publish()
-        return .done(carousels.groups[0].showing)
+        events.emit(.statusChanged)
+        return .done(carousels.lead.showing)
     }
 }

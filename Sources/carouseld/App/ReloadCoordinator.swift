@@ -14,13 +14,14 @@ final class ReloadCoordinator: ReloadTarget {
     private let operations: Operations
     private let router: InputRouter
     private let publisher: StatusPublisher
+    private let events: AppEvents
     private var watches: [Watch] = []
     private var timer: LoopTimer?
 
     init(live: LiveConfig, options: DaemonOptions, backend: Backend, carousels: Carousels, operations: Operations,
-         router: InputRouter, publisher: StatusPublisher, loop: EventLoop) throws {
+         router: InputRouter, publisher: StatusPublisher, events: AppEvents, loop: EventLoop) throws {
         self.live = live; self.options = options; self.backend = backend; self.carousels = carousels
-        self.operations = operations; self.router = router; self.publisher = publisher
+        self.operations = operations; self.router = router; self.publisher = publisher; self.events = events
         timer = loop.timer("config reload") { [unowned self] now in reloadIfDue(now: now) }
         watches = [
             try loop.watch(live.fd, name: "config inotify") { [unowned self, unowned loop] in
@@ -28,9 +29,11 @@ final class ReloadCoordinator: ReloadTarget {
                 rearm()
             },
         ]
-        // The load's result is checked and swapped in the turn it arrives (if the strip rests).
-        live.onLoaded = { [weak self, unowned loop] in self?.reloadIfDue(now: loop.time.now()) }
     }
+
+    /// The background load finished (`AppEvent.configLoaded`): its result is checked and swapped
+    /// in the turn it arrives, if the strips rest.
+    func loaded(now: Double) { reloadIfDue(now: now) }
 
     /// SIGHUP and `ctl reload`: reload on the loop's next turn, without waiting for the debounce.
     func requestReload() {
@@ -48,9 +51,9 @@ final class ReloadCoordinator: ReloadTarget {
     /// A reload that changed nothing may still have been caused by a picture written anew: the
     /// cards that failed are tried again if their file changed. Then the status tells.
     private func finished(_ outcome: ReloadController.Outcome) {
-        if case .rejected = outcome { return publisher.publish() }
-        for group in carousels.groups { group.retryChangedFailures() }
-        publisher.publish()
+        if case .rejected = outcome { return events.emit(.statusChanged) }
+        for carousel in carousels.all { carousel.retryChangedFailures() }
+        events.emit(.statusChanged)
     }
 
     // MARK: - ReloadTarget
@@ -64,12 +67,12 @@ final class ReloadCoordinator: ReloadTarget {
         if next.screens != plan.screens || (plan.screens.count > 1 && next.layout != plan.layout) {
             Log.notice("output, layout, mode, rotation, force_legacy and planes changes take effect when carouseld restarts")
         }
-        for group in carousels.groups {
+        for group in carousels.all {
             // The same carousel in the new config (independent screens by name), else the top level.
             let updated = next.groups.first { $0.name == group.plan.name }
                 ?? ScreenPlan.Group(name: group.plan.name, screens: group.plan.screens, config: loaded.config)
             let items = DaemonRunner.items(of: updated, in: loaded, at: carousels.clock.trustedNow)
-            let old = group.daemon.engine.selectedIndex
+            let old = group.engine.selectedIndex
             let keep = group.items.indices.contains(old)
                 ? ReloadController.index(of: group.items[old].path, in: items, near: old) : nil
             group.swapIn(config: updated.config, shell: loaded.shell, items: items, keepIndex: keep, now: now, cause: .reload)

@@ -19,18 +19,23 @@ final class StatusPublisher {
     private let live: LiveConfig
     private let carousels: Carousels
     private let time: TimeSource
-    weak var operations: OperationsState?
+    private let operations: OperationsState
     /// Beside the control socket; nil without one.
-    var stateFile: StateFile?
+    private let stateFile: StateFile?
     /// `metrics_file`; nil when off.
-    var metrics: MetricsFile?
+    private(set) var metrics: MetricsFile?
     /// 1 at start, one more per reload that changed something.
     private(set) var generation = 1
     let startedAt: Double
 
-    init(notifier: Notifier, live: LiveConfig, carousels: Carousels, time: TimeSource) {
-        self.notifier = notifier; self.live = live; self.carousels = carousels; self.time = time
+    init(notifier: Notifier, live: LiveConfig, carousels: Carousels, operations: OperationsState, stateFile: StateFile?,
+         loop: EventLoop) {
+        self.notifier = notifier; self.live = live; self.carousels = carousels; self.operations = operations
+        self.stateFile = stateFile; time = loop.time
         startedAt = time.now()
+        metrics = live.current.shell.reporting.metricsFile.map { path in
+            MetricsFile(path: path, loop: loop, status: { [unowned self] in status() })
+        }
     }
 
     /// A reload changed the config.
@@ -57,20 +62,20 @@ final class StatusPublisher {
 
     func status() -> DaemonStatus {
         let now = time.now()
-        let outputs = carousels.groups.map { group -> DaemonStatus.Carousel in
-            let index = group.daemon.engine.selectedIndex
+        let outputs = carousels.all.map { group -> DaemonStatus.Carousel in
+            let index = group.engine.selectedIndex
             return DaemonStatus.Carousel(output: group.plan.name, index: index + 1, count: group.items.count,
                                          name: group.items.indices.contains(index) ? group.items[index].name : nil)
         }
         let first = outputs[0]
         let loaded = live.current
-        let playlist = operations?.daypartFile.map { loaded.directory + "/" + $0 } ?? loaded.playlistFile ?? loaded.mediaDirectory
-        let screen = operations?.screen ?? (on: true, reason: "always")
+        let playlist = operations.daypartFile.map { loaded.directory + "/" + $0 } ?? loaded.playlistFile ?? loaded.mediaDirectory
+        let screen = operations.screen
         return DaemonStatus(
             showing: .init(index: first.index, count: first.count, name: first.name, playlist: playlist,
                            outputs: outputs, failed: failedCards().nilIfEmpty),
-            display: .init(screen: screen.on ? "on" : "off", screenReason: screen.reason, tv: operations?.tv?.rawValue,
-                           sync: carousels.syncs.first?.state(now: now), paused: operations?.isPaused ?? false,
+            display: .init(screen: screen.on ? "on" : "off", screenReason: screen.reason, tv: operations.tv?.rawValue,
+                           sync: carousels.syncs.first?.state(now: now), paused: operations.isPaused,
                            clock: carousels.clock.isTrusted ? DaemonStatus.Display.synchronised : DaemonStatus.Display.notSynchronised),
             process: .init(generation: generation, configError: live.controller.problems.first,
                            uptime: ((now - startedAt) * 1000).rounded() / 1000, frames: carousels.framesPresented))
@@ -79,7 +84,7 @@ final class StatusPublisher {
     /// "a4.png: truncated PNG data" for each picture whose card could not be made, once each.
     private func failedCards() -> [String] {
         var seen = Set<String>()
-        return carousels.groups.flatMap(\.failedCards).filter { seen.insert($0).inserted }
+        return carousels.all.flatMap(\.failedCards).filter { seen.insert($0).inserted }
     }
 }
 

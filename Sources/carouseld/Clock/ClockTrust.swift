@@ -6,7 +6,7 @@ import CarouselCore
 /// from that clock could turn the screen off at noon, and dayparting could show the night's
 /// playlist. Until the clock is synchronised the schedule keeps the screen on, dayparting shows
 /// the main playlist and wall-clock sync waits; the moment it is, every one of them re-aligns
-/// (`onTrusted`).
+/// (`trusted`).
 ///
 /// Once synchronised the clock stays believed for the daemon's life: the kernel marks it
 /// unsynchronised again after hours without an NTP answer (or after `date -s`), but by then it
@@ -21,12 +21,13 @@ final class ClockTrust {
     private var poll: LoopTimer?
     private let time: TimeSource
     /// Called once, when the clock becomes trusted (not at start when it already is).
-    var onTrusted: (() -> Void)?
+    private let trusted: () -> Void
 
     static let pollInterval = 1.0
 
-    init(mode: ClockTrustMode, loop: EventLoop, probe: @escaping () -> Bool = ClockStatus.isSynchronised) {
-        self.probe = probe
+    init(mode: ClockTrustMode, loop: EventLoop, probe: @escaping () -> Bool = ClockStatus.isSynchronised,
+         trusted: @escaping () -> Void = {}) {
+        self.probe = probe; self.trusted = trusted
         time = loop.time
         isTrusted = mode == .always || probe()
         if !isTrusted {
@@ -51,7 +52,7 @@ final class ClockTrust {
         isTrusted = true
         poll = nil
         Log.notice(force ? "trust_clock = \"always\": the clock is believed from now" : "the clock is synchronised: the schedules apply from now")
-        onTrusted?()
+        trusted()
     }
 
     /// The wall clock while it is believed, else nil (`LoadedConfig.daypart(at:)`).

@@ -12,7 +12,6 @@ final class HeadlessBackend: Backend {
     let plan: ScreenPlan
     private let screen: HeadlessOutput
     private(set) weak var sink: InputSink?
-    var onEnd: ((BackendEnd) -> Void)?
 
     init(_ shell: ShellSettings, config: CarouselConfig, width: Int, height: Int, loop: EventLoop) {
         plan = .single(shell, config: config, backendName: "headless")

@@ -18,7 +18,7 @@ final class ControlServer {
     private unowned let loop: EventLoop
     /// Does what a request asks (the daemon); `uid` is the peer's, for the log; `file` a
     /// descriptor the client passed with the request (`ctl screenshot`), closed afterwards.
-    var answer: (_ request: ControlRequest, _ uid: UInt32, _ file: Int32?) -> ControlReply = { _, _, _ in .failure("not ready") }
+    private let answer: (_ request: ControlRequest, _ uid: UInt32, _ file: Int32?) -> ControlReply
 
     private final class Client {
         let socket: OwnedDescriptor
@@ -33,8 +33,8 @@ final class ControlServer {
         init(socket: consuming OwnedDescriptor, uid: UInt32) { self.socket = socket; self.uid = uid }
     }
 
-    init(path: String, loop: EventLoop) throws {
-        self.path = path
+    init(path: String, loop: EventLoop, answer: @escaping (_ request: ControlRequest, _ uid: UInt32, _ file: Int32?) -> ControlReply) throws {
+        self.path = path; self.answer = answer
         self.loop = loop
         listener = try UnixSocket.listen(at: path, mode: 0o660)
         listenerWatch = try loop.watch(listener.rawValue, name: "control socket") { [unowned self] in acceptWaiting() }

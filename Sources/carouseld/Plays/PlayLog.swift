@@ -14,7 +14,7 @@ import CarouselCore
 /// - While the screens are dark nothing is shown: a rest then begins no showing, and the
 ///   showing on screen when they went dark ends then (`off`).
 final class PlayLog {
-    private let groups: [ScreenGroup]
+    private let carousels: [Carousel]
     /// Each carousel's screens' connector names from the plan (nil: not named there).
     private let connectors: [[String?]]
     private var trackers: [ShowingTracker]
@@ -25,16 +25,16 @@ final class PlayLog {
     var send: (PlayRecord) -> Void = PlayJournal.send
     private(set) var screensOn = true
 
-    init(plan: ScreenPlan, groups: [ScreenGroup], time: TimeSource, wallClock: @escaping () -> Double = WallClock.now) {
-        self.groups = groups; self.time = time; self.wallClock = wallClock
+    init(plan: ScreenPlan, carousels: [Carousel], time: TimeSource, wallClock: @escaping () -> Double = WallClock.now) {
+        self.carousels = carousels; self.time = time; self.wallClock = wallClock
         connectors = plan.groups.map { $0.screens.map { plan.screens.indices.contains($0) ? plan.screens[$0].connector : nil } }
-        trackers = Array(repeating: ShowingTracker(), count: groups.count)
+        trackers = Array(repeating: ShowingTracker(), count: carousels.count)
     }
 
     /// `group`'s strip rests on its item `index` since `at` (engine clock), e.g. a settle, the
     /// first frame. `cause` names what took the previous picture if no move was heard of.
-    func rested(_ group: ScreenGroup, index: Int, at engineTime: Double, cause: MoveCause = .auto) {
-        guard screensOn, let g = groups.firstIndex(where: { $0 === group }) else { return }
+    func rested(_ group: Carousel, index: Int, at engineTime: Double, cause: MoveCause = .auto) {
+        guard screensOn, let g = carousels.firstIndex(where: { $0 === group }) else { return }
         let instant = self.instant(engineTime)
         let finished = group.items.indices.contains(index)
             ? trackers[g].rested(on: group.items[index].path, at: instant, cause: cause)
@@ -43,13 +43,13 @@ final class PlayLog {
     }
 
     /// `group` rests on what it selects since `at` (a swap, the screens waking).
-    func restsNow(_ group: ScreenGroup, at engineTime: Double, cause: MoveCause) {
-        guard !group.daemon.engine.isMoving else { return }   // the settle to come begins the showing
-        rested(group, index: group.daemon.engine.selectedIndex, at: engineTime, cause: cause)
+    func restsNow(_ group: Carousel, at engineTime: Double, cause: MoveCause) {
+        guard !group.engine.isMoving else { return }   // the settle to come begins the showing
+        rested(group, index: group.engine.selectedIndex, at: engineTime, cause: cause)
     }
 
-    func left(_ group: ScreenGroup, because cause: MoveCause, at engineTime: Double) {
-        guard screensOn, let g = groups.firstIndex(where: { $0 === group }) else { return }
+    func left(_ group: Carousel, because cause: MoveCause, at engineTime: Double) {
+        guard screensOn, let g = carousels.firstIndex(where: { $0 === group }) else { return }
         trackers[g].left(because: cause, at: instant(engineTime))
     }
 
@@ -58,7 +58,7 @@ final class PlayLog {
         guard on != screensOn else { return }
         if on {
             screensOn = true
-            for group in groups { restsNow(group, at: time.now(), cause: .off) }
+            for group in carousels { restsNow(group, at: time.now(), cause: .off) }
         } else {
             endAll(cause: .off)
             screensOn = false
@@ -84,7 +84,7 @@ final class PlayLog {
 
     /// The names of carousel `g`'s screens that are lit (connected, with a mode).
     private func litScreens(of g: Int) -> [String] {
-        zip(groups[g].outputs, connectors[g] + Array(repeating: nil, count: groups[g].outputs.count))
+        zip(carousels[g].outputs, connectors[g] + Array(repeating: nil, count: carousels[g].outputs.count))
             .filter { output, _ in output.size != nil }
             .map { output, connector in connector ?? output.connectorName ?? Self.deviceName(output.devicePath) }
     }

@@ -16,10 +16,11 @@ final class PowerController {
     private var backlightSetting: String?
     private(set) var isOn = true
     /// Called after the screens went to sleep or woke (status, state file, redraw).
-    var onChange: ((_ on: Bool) -> Void)?
+    private let changed: (_ on: Bool) -> Void
 
     init(shell: ShellSettings, screens: ScreenSwitch, displays: [DisplayOutput], screenNames: [String?], clock: ClockTrust,
-         loop: EventLoop) {
+         loop: EventLoop, changed: @escaping (_ on: Bool) -> Void = { _ in }) {
+        self.changed = changed
         power = ScreenPower(schedule: shell.schedule.screens, wakeMinutes: shell.schedule.wakeMinutes)
         self.screens = screens
         self.clock = clock
@@ -84,7 +85,7 @@ final class PowerController {
             isOn = state.on
             Log.notice("screen \(state.on ? "on" : "off") (\(state.reason))")
             screens.turn(on: state.on)
-            onChange?(state.on)
+            changed(state.on)
         }
         // A far-off change still gets a timer: a day at most, then it looks again.
         let next = power.nextChange(after: now) ?? now + 86_400

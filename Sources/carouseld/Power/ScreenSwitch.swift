@@ -91,9 +91,9 @@ final class ScreenSwitch {
 }
 
 /// What `ScreenSwitch` turns on and off: a carousel's screens, whose pacer commits the off state
-/// to each as soon as it is free (`Daemon.setScreens(on:)`).
+/// to each as soon as it is free (`Carousel.setScreens(on:)`).
 protocol SwitchableScreens: AnyObject {
     func setScreens(on: Bool)
 }
 
-extension Daemon: SwitchableScreens {}
+extension Carousel: SwitchableScreens {}

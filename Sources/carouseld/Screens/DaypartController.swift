@@ -11,9 +11,11 @@ final class DaypartController {
     /// The `[[playlist]]` file in force; nil for playlist.m3u (or the media directory).
     private(set) var file: String?
     /// Called with the playlist that has just come into force.
-    var onSwitch: ((_ file: String?, _ items: [PlaylistItem]) -> Void)?
+    private let switched: (_ file: String?, _ items: [PlaylistItem]) -> Void
 
-    init(loaded: LoadedConfig, clock: ClockTrust, loop: EventLoop) {
+    init(loaded: LoadedConfig, clock: ClockTrust, loop: EventLoop,
+         switched: @escaping (_ file: String?, _ items: [PlaylistItem]) -> Void = { _, _ in }) {
+        self.switched = switched
         self.loaded = loaded
         self.clock = clock
         file = loaded.daypart(at: clock.trustedNow).file
@@ -39,7 +41,7 @@ final class DaypartController {
         if now.file != file {
             Log.notice("daypart: \(now.file ?? "the main playlist") from now (\(now.items.count) pictures)")
             file = now.file
-            onSwitch?(now.file, now.items)
+            switched(now.file, now.items)
         }
         arm()
     }

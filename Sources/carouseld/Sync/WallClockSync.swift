@@ -13,7 +13,7 @@ import CarouselEngine
 /// - until the clock is synchronised (`ClockTrust`) it waits: the engine pages by itself, and
 ///   the moment the clock is believed the screen re-aligns as after a step.
 final class WallClockSync {
-    private let group: ScreenGroup
+    private let group: Carousel
     private var timer: WallClockTimer?
     /// Back to the clock after `sync_resume` seconds without a touch (the loop's real clock).
     private var resumeTimer: LoopTimer?
@@ -29,7 +29,7 @@ final class WallClockSync {
     private let time: TimeSource
     private let clock: ClockTrust
 
-    init(group: ScreenGroup, shell: ShellSettings, clock: ClockTrust, loop: EventLoop,
+    init(carousel group: Carousel, shell: ShellSettings, clock: ClockTrust, loop: EventLoop,
          wallClock: @escaping () -> Double = WallClock.now) {
         self.group = group
         self.clock = clock
@@ -50,11 +50,11 @@ final class WallClockSync {
     func configure(shell: ShellSettings) {
         resumeAfter = shell.sync.resume
         resumeTimer?.schedule(at: touchedAt.map { $0 + resumeAfter })
-        let engine = group.daemon.engine
+        let engine = group.engine
         schedule = WallClockSchedule(epoch: shell.sync.epoch, interval: group.config.interval,
                                      itemDurations: group.items.map(\.duration), itemCount: group.items.count)
         lead = engine.pageSettleDuration
-        if clock.isTrusted { group.daemon.modifyEngine { $0.setPaused(true, now: time.now()) } }
+        if clock.isTrusted { group.modifyEngine { $0.setPaused(true, now: time.now()) } }
         if schedule == nil {
             Log.warning("\(group.prefix)sync = \"wallclock\" needs an interval or #EXTINF durations; not syncing")
         }
@@ -68,7 +68,7 @@ final class WallClockSync {
     /// The clock became synchronised: hold the engine's own paging and take the clock's picture.
     func clockTrusted() {
         Log.notice("\(group.prefix)the clock is synchronised: paging by it from \(RFC3339.string(wallClock()))")
-        group.daemon.modifyEngine { $0.setPaused(true, now: time.now()) }
+        group.modifyEngine { $0.setPaused(true, now: time.now()) }
         align(animateFarther: false)
     }
 
@@ -99,7 +99,7 @@ final class WallClockSync {
 
     private func resume(now: Double) {
         // A finger still resting on the screen keeps it out of sync.
-        if group.daemon.engine.hasFingersDown { touched(now: now); return }
+        if group.engine.hasFingersDown { touched(now: now); return }
         touchedAt = nil
         Log.info("\(group.prefix)no touch for \(formatted("%.0f", resumeAfter)) s: back to the wall clock")
         align(animateFarther: true)
@@ -123,7 +123,7 @@ final class WallClockSync {
         }
         if touchedAt == nil {
             let target = schedule.target(at: wall, lead: lead)
-            group.daemon.updateEngine(cause: .sync) { $0.follow(item: target, now: time.now(), animateFarther: animateFarther) }
+            group.updateEngine(cause: .sync) { $0.follow(item: target, now: time.now(), animateFarther: animateFarther) }
         }
     }
 

@@ -28,12 +28,12 @@ final class TVLink {
     private var beforeClaim: (until: Double, work: [() -> Void])?
     private var claimTimer: LoopTimer?
     /// The TV's reported power changed (status, state file, metrics).
-    var onPowerChange: ((TVPower) -> Void)?
+    private let powerChanged: (TVPower) -> Void
 
     static let claimWait = 5.0
 
-    init(bus: CECBus, loop: EventLoop) throws {
-        self.bus = bus
+    init(bus: CECBus, loop: EventLoop, powerChanged: @escaping (TVPower) -> Void = { _ in }) throws {
+        self.bus = bus; self.powerChanged = powerChanged
         time = loop.time
         beforeClaim = (time.now() + Self.claimWait, [])
         pollTimer = loop.timer("TV power status") { [unowned self] _ in askPower() }
@@ -153,7 +153,7 @@ final class TVLink {
         guard new != power else { return }
         power = new
         Log.info("CEC \(bus.name): the TV reports \(new.rawValue)")
-        onPowerChange?(new)
+        powerChanged(new)
     }
 
     private func answered() {

@@ -97,7 +97,11 @@ final class AppHarness {
         }
     }
 
+    /// A control request, answered as the socket's are, then the rest of that loop turn (the
+    /// events the request caused are handed out).
     func control(_ request: ControlRequest) -> ControlReply {
-        runner.operations.answer(request, uid: 0)
+        let reply = runner.answer(request, uid: 0, file: nil)
+        _ = try? loop.runOnce(timeoutMilliseconds: 0)
+        return reply
     }
 }

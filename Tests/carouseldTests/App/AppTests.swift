@@ -72,7 +72,7 @@ final class AppTests: XCTestCase {
         let bytes = try AppHarness.picturePNG(Self.yellow)
         let path = app.dir.url("images/a4.png")
         let chunk = (bytes.count + 5) / 6
-        let group = app.runner.carousels.groups[0]
+        let group = app.runner.carousels.lead
         var failures = 0
         for start in stride(from: 0, to: bytes.count, by: chunk) {
             let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
@@ -108,11 +108,11 @@ final class AppTests: XCTestCase {
                 let part = Array(bytes[start..<min(bytes.count, start + chunk)])
                 XCTAssertEqual(part.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }, part.count)
                 try app.advance(1.2)
-                XCTAssertEqual(app.runner.carousels.groups[0].items.count, 3, "no reload while the file is open")
+                XCTAssertEqual(app.runner.carousels.lead.items.count, 3, "no reload while the file is open")
             }
             close(fd)
             try app.advance(0.5)
-            try app.waitUntil("the reload") { app.runner.carousels.groups[0].items.count == 4 }
+            try app.waitUntil("the reload") { app.runner.carousels.lead.items.count == 4 }
         }
         XCTAssertFalse(log.contains { $0.1.contains("a4.png") && $0.0 == .warning }, "\(log)")
         _ = app.control(.goto(.number(4)))

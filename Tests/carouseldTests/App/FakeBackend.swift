@@ -13,7 +13,6 @@ final class FakeBackend: Backend {
     private var translator: InputTranslator
     private(set) weak var sink: InputSink?
     private(set) var inputStarted = 0
-    var onEnd: ((BackendEnd) -> Void)?
     /// Lifts quiet contacts, as the real inputs' own timers do.
     private var stuckTimer: LoopTimer?
     static let device = 7

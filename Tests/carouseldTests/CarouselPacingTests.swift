@@ -1,4 +1,5 @@
 @testable import CarouselBackends
+import CarouselConfig
 @testable import CarouselCore
 import CarouselEngine
 import XCTest
@@ -14,7 +15,7 @@ final class FakeOutput: DisplayOutput {
     var refreshInterval = 1.0 / 60
     /// The power states committed, in order.
     private(set) var powers: [FrameState.Power] = []
-    private var events: ((OutputEvent) -> Void)?
+    private var events: OutputEventSink?
     private weak var loop: EventLoop?
     /// Black until drawn: a frame left in reused memory would pass for one drawn now.
     private let memory: UnsafeMutableRawPointer = {
@@ -29,7 +30,7 @@ final class FakeOutput: DisplayOutput {
     var isReady: Bool { size != nil && !pending }
     func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
         self.loop = loop
-        self.events = events
+        self.events = OutputEventSink(loop: loop, handler: events)
     }
     func detach() { events = nil }
     var devicePath: String { "/dev/fake" }
@@ -56,24 +57,27 @@ final class FakeOutput: DisplayOutput {
     /// The pixel at (x, y) of the last frame drawn.
     func pixel(x: Int, y: Int) -> UInt32 { memory.load(fromByteOffset: (y * Int(size?.width ?? 640) + x) * 4, as: UInt32.self) }
 
-    /// The flip completes at `time`, reported as an event only: nothing of the loop runs.
+    /// The flip completes at `time`, reported as an event only (posted, as the real outputs
+    /// post theirs): nothing of the loop runs.
     func reportFlip(at time: Double) {
         pending = false
-        events?(.presented(at: time))
+        events?.emit(.presented(at: time))
     }
 
     /// The flip completes at `time`, in a turn of the loop as a DRM event would: what the
     /// carousel posts in answer (its next frame) runs in that turn.
     func completeFlip(at time: Double) {
         pending = false
-        events?(.presented(at: time))
+        events?.emit(.presented(at: time))
         _ = try? loop?.runOnce(timeoutMilliseconds: 0)
     }
 
+    /// The screen changes (hotplug), reported in a turn of the loop.
     func changeScreen(to newSize: Size?) {
         size = newSize
         pending = false
-        events?(.changed)
+        events?.emit(.changed)
+        _ = try? loop?.runOnce(timeoutMilliseconds: 0)
     }
 }
 
@@ -92,19 +96,13 @@ final class RecordingRenderer: FrameRenderer {
 }
 
 /// Every test moves the loop's clock itself: nothing reads the real one, nothing sleeps.
-final class DaemonPacingTests: XCTestCase {
+final class CarouselPacingTests: XCTestCase {
     private let time = ManualTime(1000)
 
-    private func makeDaemon(items: Int = 3, interval: Double = 0) throws -> (Daemon, FakeOutput, RecordingRenderer, EventLoop) {
-        var config = CarouselConfig()
-        config.interval = interval
+    private func makeDaemon(items: Int = 3, interval: Double = 0) throws -> (Carousel, FakeOutput, RecordingRenderer, EventLoop) {
         let loop = try EventLoop(time: time)
-        let output = FakeOutput()
-        let renderer = RecordingRenderer()
-        let engine = CarouselEngine(config: config, itemCount: items, viewport: Size(width: 1, height: 1),
-                                    now: time.now())
-        let daemon = try Daemon(engine: engine, output: output, renderer: renderer, loop: loop)
-        return (daemon, output, renderer, loop)
+        let (carousel, outputs, renderers) = try Carousel.recording(items: items, interval: interval, loop: loop)
+        return (carousel, outputs[0], renderers[0], loop)
     }
 
     func testTheFirstFrameIsDrawnAtTheScreenSize() throws {
@@ -157,10 +155,12 @@ final class DaemonPacingTests: XCTestCase {
     }
 
     func testCardsDecodedOffScreenRecommitOnlyAScreenRestingOnPlanes() throws {
-        let (daemon, output, renderer, loop) = try makeDaemon(interval: 0)
+        let (daemon, output, renderer, loop) = try makeDaemon(items: 7, interval: 0)
         daemon.start()
         output.completeFlip(at: time.now())
-        daemon.offScreenCardsDecoded()
+        let visible = Set(daemon.engine.layout().cards.map(\.index))
+        let offScreen = try XCTUnwrap((0..<7).first { !visible.contains($0) })
+        daemon.cardsDecoded(ImageStore.Update(ready: [offScreen], failed: []))
         try loop.runOnce(timeoutMilliseconds: 0)
         XCTAssertEqual(output.presents, 1, "a composed screen is not drawn again for cards it does not show")
         XCTAssertEqual(renderer.layouts.count, 1)
@@ -168,8 +168,7 @@ final class DaemonPacingTests: XCTestCase {
 
     func testTheFirstCompletedFlipIsReportedOnce() throws {
         let (daemon, output, _, loop) = try makeDaemon()
-        let listener = DaemonListener()
-        daemon.delegate = listener
+        let listener = CarouselListener(daemon.events)
         daemon.start()
         output.completeFlip(at: 12.5)
         daemon.setNeedsRedraw()
@@ -289,15 +288,11 @@ final class DaemonPacingTests: XCTestCase {
     }
 
     /// A daemon on a loop whose clock the test moves: nothing sleeps.
-    private func makeManualDaemon() throws -> (Daemon, FakeOutput, EventLoop, ManualTime) {
+    private func makeManualDaemon() throws -> (Carousel, FakeOutput, EventLoop, ManualTime) {
         let time = ManualTime(1000)
         let loop = try EventLoop(time: time)
-        var config = CarouselConfig()
-        config.interval = 4
-        let output = FakeOutput()
-        let engine = CarouselEngine(config: config, itemCount: 3, viewport: Size(width: 1, height: 1), now: time.now())
-        let daemon = try Daemon(engine: engine, output: output, renderer: RecordingRenderer(), loop: loop)
-        return (daemon, output, loop, time)
+        let (carousel, outputs, _) = try Carousel.recording(items: 3, interval: 4, loop: loop)
+        return (carousel, outputs[0], loop, time)
     }
 
     /// Seconds pass on the loop's clock; flips complete a refresh after they were queued.
@@ -396,19 +391,13 @@ final class DaemonPacingTests: XCTestCase {
 }
 
 /// Several screens showing one carousel (mirror, span).
-final class DaemonScreensPacingTests: XCTestCase {
+final class CarouselScreensPacingTests: XCTestCase {
     private let time = ManualTime(1000)
 
-    private func makeDaemon() throws -> (Daemon, [FakeOutput], [RecordingRenderer], EventLoop) {
+    private func makeDaemon(layout: OutputLayout = .mirror) throws -> (Carousel, [FakeOutput], [RecordingRenderer], EventLoop) {
         let loop = try EventLoop(time: time)
-        let outputs = [FakeOutput(), FakeOutput()]
-        let renderers = [RecordingRenderer(), RecordingRenderer()]
-        var config = CarouselConfig()
-        config.interval = 0
-        let engine = CarouselEngine(config: config, itemCount: 3, viewport: Size(width: 1, height: 1),
-                                    now: time.now())
-        let views = zip(outputs, renderers).map { ScreenView(output: $0, renderer: $1) }
-        return (try Daemon(engine: engine, views: views, loop: loop), outputs, renderers, loop)
+        let (carousel, outputs, renderers) = try Carousel.recording(items: 3, interval: 0, screens: 2, layout: layout, loop: loop)
+        return (carousel, outputs, renderers, loop)
     }
 
     func testEveryScreenShowsTheLayoutOfTheSameInstant() throws {
@@ -468,29 +457,54 @@ final class DaemonScreensPacingTests: XCTestCase {
     }
 
     func testTheArrangementSetsTheViewportAndIsToldOfScreenChanges() throws {
-        let (daemon, outputs, _, _) = try makeDaemon()
-        let listener = DaemonListener()
-        listener.arrange = { sizes in ScreenArrangement.span(sizes)?.viewport }
-        daemon.delegate = listener
-        daemon.rearrange()
-        XCTAssertEqual(daemon.engine.viewport, Size(width: 1280, height: 400))
+        let (daemon, outputs, _, _) = try makeDaemon(layout: .span)
+        let listener = CarouselListener(daemon.events)
+        XCTAssertEqual(daemon.engine.viewport, Size(width: 1280, height: 400), "spanned: side by side")
+        outputs[1].changeScreen(to: Size(width: 320, height: 400))
+        XCTAssertEqual(daemon.engine.viewport, Size(width: 960, height: 400))
         outputs[1].changeScreen(to: nil)
-        XCTAssertEqual(daemon.engine.viewport, Size(width: 640, height: 400))
-        XCTAssertEqual(listener.resized, [Size(width: 1280, height: 400), Size(width: 640, height: 400)])
+        XCTAssertEqual(daemon.engine.viewport, Size(width: 960, height: 400), "a spanned screen gone dark keeps its place")
+        XCTAssertEqual(listener.resized, 2, "touches are mapped anew after each change")
     }
 }
 
-/// A daemon's delegate that keeps what it is told; arranges like the default unless told how.
-final class DaemonListener: DaemonDelegate {
-    var arrange: ([Size?]) -> Size? = { $0.lazy.compactMap { $0 }.first }
-    private(set) var resized: [Size] = []
+/// Keeps what a carousel tells (its `AppEvent`s), as the daemon's root would hear them.
+final class CarouselListener {
+    private(set) var resized = 0
     private(set) var events: [CarouselEvent] = []
     private(set) var firstFrames: [Double] = []
-
-    func viewport(of daemon: Daemon, forScreens sizes: [Size?]) -> Size? { arrange(sizes) }
-    func daemon(_ daemon: Daemon, resizedTo size: Size) { resized.append(size) }
-    func daemon(_ daemon: Daemon, reported event: CarouselEvent) { events.append(event) }
-    func daemon(_ daemon: Daemon, firstFrameAt time: Double) { firstFrames.append(time) }
     private(set) var departures: [(MoveCause, Double)] = []
-    func daemon(_ daemon: Daemon, leftRestBecause cause: MoveCause, at time: Double) { departures.append((cause, time)) }
+
+    init(_ appEvents: AppEvents) {
+        appEvents.deliver { [unowned self] event in
+            switch event {
+            case .resized: resized += 1
+            case .engine(_, let event): events.append(event)
+            case .firstFrame(_, let time, _): firstFrames.append(time)
+            case .leftRest(_, let cause, let time): departures.append((cause, time))
+            default: break
+            }
+        }
+    }
+}
+
+extension Carousel {
+    /// A carousel of `items` pictures on `screens` fake outputs of 640x400, whose renderers
+    /// record what they draw (the same renderer per screen whenever the carousel makes them anew).
+    static func recording(items: Int, interval: Double, screens: Int = 1, layout: OutputLayout = .mirror,
+                          loop: EventLoop) throws -> (Carousel, [FakeOutput], [RecordingRenderer]) {
+        var config = CarouselConfig()
+        config.interval = interval
+        let outputs = (0..<screens).map { _ in FakeOutput() }
+        let renderers = (0..<screens).map { _ in RecordingRenderer() }
+        var made = 0
+        let carousel = try Carousel(
+            plan: ScreenPlan.Group(name: "", screens: Array(0..<screens), config: config), layout: layout,
+            outputs: outputs, rotations: Array(repeating: 0, count: screens),
+            content: .init(config: config, shell: ShellSettings(),
+                           items: (0..<items).map { PlaylistItem(path: "/nonexistent/\($0).png") }),
+            loop: loop, events: AppEvents(loop: loop), now: loop.time.now(),
+            makeRenderer: { _, _, _ in defer { made += 1 }; return renderers[made % screens] })
+        return (carousel, outputs, renderers)
+    }
 }

@@ -5,18 +5,14 @@ import XCTest
 
 /// The pacer tells when a strip at rest starts moving, and for whom: the countdown at its own
 /// deadline, a request at its time; a request while moving is no new departure.
-final class DaemonDepartureTests: XCTestCase {
+final class CarouselDepartureTests: XCTestCase {
     private let time = ManualTime(100)
 
     func testTheCountdownLeavesAtItsDeadlineAndARequestAtItsTime() throws {
-        var config = CarouselConfig()
-        config.interval = 2
         let loop = try EventLoop(time: time)
-        let output = FakeOutput()
-        let engine = CarouselEngine(config: config, itemCount: 3, viewport: Size(width: 1, height: 1), now: time.now())
-        let daemon = try Daemon(engine: engine, output: output, renderer: RecordingRenderer(), loop: loop)
-        let listener = DaemonListener()
-        daemon.delegate = listener
+        let (daemon, outputs, _) = try Carousel.recording(items: 3, interval: 2, loop: loop)
+        let output = outputs[0]
+        let listener = CarouselListener(daemon.events)
         daemon.start()
         // Frames every 1/60 s (flips complete at once, as a virtual GPU's): the countdown fires
         // between two of them, and its departure is the deadline itself.
@@ -31,6 +27,7 @@ final class DaemonDepartureTests: XCTestCase {
         let t = time.now()
         daemon.updateEngine(cause: .ctl) { $0.page(by: 1, now: t) }
         daemon.updateEngine(cause: .touch) { $0.page(by: 1, now: t + 0.1) }
+        try loop.runOnce(timeoutMilliseconds: 0)   // the events are handed out after the handler
         XCTAssertEqual(listener.departures.map(\.0), [.auto, .ctl], "the second request caught a moving strip")
         XCTAssertEqual(listener.departures.last?.1 ?? 0, t, accuracy: 1e-9)
     }

@@ -9,18 +9,18 @@ import XCTest
 
 /// Finished decodes reach the carousel on the loop: a card on screen is drawn again, a card
 /// decoded ahead (off screen) is not.
-final class ScreenGroupDecodeTests: XCTestCase {
+final class CarouselDecodeTests: XCTestCase {
     private let time = ManualTime(1000)
 
-    private func makeGroup(loop: EventLoop, output: FakeOutput) throws -> ScreenGroup {
+    private func makeGroup(loop: EventLoop, output: FakeOutput) throws -> Carousel {
         let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../config/example/images").standardized.path
         var config = CarouselConfig()
         config.interval = 0   // no auto-advance: only decodes ask for frames
         let items = (1...5).map { PlaylistItem(path: "\(dir)/slide\($0).png") }
-        return try ScreenGroup(plan: ScreenPlan.Group(name: "", screens: [0], config: config), layout: .mirror,
-                               outputs: [output], rotations: [0], config: config, shell: ShellSettings(),
-                               items: items, loop: loop, now: time.now())
+        return try Carousel(plan: ScreenPlan.Group(name: "", screens: [0], config: config), layout: .mirror,
+                            outputs: [output], rotations: [0], content: .init(config: config, shell: ShellSettings(), items: items),
+                            loop: loop, events: AppEvents(loop: loop), now: time.now())
     }
 
     /// Turns the loop for a second of the loop's clock, completing each flip.
@@ -36,7 +36,7 @@ final class ScreenGroupDecodeTests: XCTestCase {
         let loop = try EventLoop(time: time)
         let output = FakeOutput()
         let group = try makeGroup(loop: loop, output: output)
-        group.daemon.start()
+        group.start()
         // Every decode the first frame asked for, finished and handed over.
         for _ in 0..<100 {
             try settle(loop, output)
@@ -44,9 +44,9 @@ final class ScreenGroupDecodeTests: XCTestCase {
             if try loop.runOnce(timeoutMilliseconds: 0) == 0 { break }
         }
         try settle(loop, output)
-        let visible = Set(group.daemon.engine.layout().cards.map(\.index))
+        let visible = Set(group.engine.layout().cards.map(\.index))
         let offScreen = try XCTUnwrap((0..<5).first { !visible.contains($0) }, "the layout shows \(visible)")
-        let shown = group.daemon.engine.selectedIndex
+        let shown = group.engine.selectedIndex
         let presents = output.presents
 
         group.cardsDecoded(ImageStore.Update(ready: [offScreen], failed: []))

@@ -1,0 +1,153 @@
+import CarouselBackends
+import CarouselCore
+import CarouselEngine
+
+/// Pacing: while something moves, the next frame is composed when the previous flip of the
+/// leading screen (the first one lit) completes, with the flip's timestamp as `now`; a second
+/// flip is never queued. Every other screen gets that same layout as soon as its own flip
+/// allows, so screens showing one carousel never disagree by more than a frame, and a slow
+/// or dark screen never holds the others up. On displays whose flips complete at once
+/// (virtual GPUs), frames are held back to the mode's refresh with the timer. While settled
+/// nothing is drawn or committed, and the only timer is the engine's auto-advance.
+///
+/// The pacer paces frames only: process deadlines (watchdog, reload, sync resume) are timers
+/// of their own on the loop, due by the real clock, whatever this carousel's clock says.
+extension Carousel {
+    struct Pacing {
+        /// A tick is posted to run after the current handler.
+        var tickPosted = false
+        /// No frame before this time (a virtual GPU's flips complete at once: the next "vblank").
+        var holdUntil: Double?
+        /// When the leading screen's last frame became visible.
+        var lastPresented: Double?
+    }
+
+    /// How often a move steps while no screen is lit: it still runs its course, so the strip
+    /// comes to rest (a reload waits for that) with nothing to show it on.
+    private static let darkStep = 0.25
+
+    /// The screen that paces the frames: the first one lit.
+    var leader: Int? { screens.firstIndex { $0.output.size != nil } }
+
+    func scheduleTick() {
+        guard !pacing.tickPosted else { return }
+        pacing.tickPosted = true
+        loop.post { [unowned self] in tick(now: loop.time.now()) }
+    }
+
+    /// Runs due wakeups, advances the engine to `now`, draws if something changed and the
+    /// display is free, and arms the timer for whatever must happen next.
+    func tick(now time: Double) {
+        pacing.tickPosted = false
+        guard !stopped else { return }
+        // A touch frame's kernel time can be a little later than the flip that follows it.
+        let now = fingersDown ? engine.now : max(time, engine.now)
+        if let hold = pacing.holdUntil, now < hold { armTimer(); return }
+        pacing.holdUntil = nil
+        // A move that starts inside a tick is the countdown's: it began at the deadline itself.
+        let (wasAtRest, countdown) = (!engine.isMoving, engine.nextDeadline)
+        let new = engine.update(now: now)
+        if wasAtRest, let countdown, countdown <= now, leftRest(new) {
+            events.emit(.leftRest(self, .auto, at: countdown))
+        }
+        report(new)
+        let layout = engine.layout()
+        current = layout
+        for index in screens.indices { draw(layout, onScreen: index) }
+        armTimer()
+    }
+
+    /// A frame became visible on screen `index` (the output posted it: this runs from the loop,
+    /// after the output's own work). The leader's flip ticks at once, at the flip's time.
+    func presented(onScreen index: Int, at time: Double) {
+        framesPresented += 1
+        if firstFrameTime == nil {
+            firstFrameTime = time
+            events.emit(.firstFrame(self, at: time, restingOn: engine.isMoving ? nil : engine.selectedIndex))
+        }
+        Log.debug("frame \(framesPresented) visible at \(time)")
+        // Another screen: it catches up with the layout the leader is showing.
+        guard index == leader else {
+            if let current { draw(current, onScreen: index) }
+            return
+        }
+        // A flip that completed well before one refresh period after the previous one (a
+        // virtual GPU): hold the next frame until that "vblank", and count from there.
+        let refresh = screens[index].output.refreshInterval
+        if let previous = pacing.lastPresented, time - previous < refresh * 0.9 {
+            pacing.holdUntil = previous + refresh
+            pacing.lastPresented = previous + refresh
+        } else {
+            pacing.lastPresented = time
+        }
+        guard !pacing.tickPosted else { return }
+        tick(now: time)
+    }
+
+    func screenChanged(_ index: Int) {
+        let output = screens[index].output
+        if output.size != nil { Log.info("screen \(output.summary)") }
+        rearrange()
+        screens[index].renderer.invalidate()
+        screens[index].power = nil   // a new screen: switched off anew if the screens are off
+        screens[index].offersCards = true
+        pacing.lastPresented = nil
+        pacing.holdUntil = nil
+        setNeedsRedraw()
+    }
+
+    private func draw(_ layout: FrameLayout, onScreen index: Int) {
+        let output = screens[index].output
+        guard output.isReady, output.size != nil else { return }
+        guard screensOn else { return switchOff(index) }
+        // A fast frame sampled nearest is followed by the same layout drawn bilinear, so a
+        // finger that stops dead never leaves a coarse frame on screen.
+        let screen = screens[index]
+        guard screen.redraw || layout != screen.lastDrawn || screen.renderer.needsRefinement || screen.power != .on else { return }
+        do {
+            try screens[index].show(layout) { engine.neighbourLayouts() }
+            // With "frame N visible at", how long the daemon took from a flip to the next commit
+            // (the rest, to the flip after, is the driver's).
+            Log.debug("frame committed at \(loop.time.now())")
+        } catch {
+            Log.error("presenting a frame on \(output.summary): \(error)")
+        }
+    }
+
+    private func switchOff(_ index: Int) {
+        guard screens[index].power != .off else { return }
+        do {
+            try screens[index].switchOff()
+        } catch {
+            Log.error("switching off \(screens[index].output.summary): \(error)")
+        }
+    }
+
+    private func armTimer() {
+        var next: Double?
+        if let holdUntil = pacing.holdUntil {
+            next = holdUntil
+        } else if engine.isMoving, let leader {
+            // A pending flip drives the next frame; if none is pending (the layout did not
+            // change this instant), look again one refresh later. With several screens, a
+            // leader whose flip does not complete (a screen gone dark mid-frame) must not
+            // stop the others: they go on at a quarter of the rate.
+            let output = screens[leader].output
+            next = !screensOn ? loop.time.now() + Self.darkStep
+                : output.isReady ? loop.time.now() + output.refreshInterval
+                : screens.count > 1 ? loop.time.now() + 4 * output.refreshInterval : nil
+        } else if engine.isMoving {
+            next = loop.time.now() + Self.darkStep
+        } else {
+            next = engine.nextDeadline
+        }
+        timer.schedule(at: next)
+    }
+
+    /// The engine's events, handed out once the current handler (a tick, a touch, a control
+    /// request) has returned.
+    func report(_ new: [CarouselEvent]) {
+        guard !stopped else { return }
+        for event in new { events.emit(.engine(self, event)) }
+    }
+}

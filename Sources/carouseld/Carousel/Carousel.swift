@@ -1,0 +1,148 @@
+import CarouselBackends
+import CarouselConfig
+import CarouselCore
+import CarouselEngine
+import CarouselPixels
+
+/// One carousel: its engine, the screens that show it (all of them in mirror and span, one in
+/// independent), what it shows (playlist and settings) and how (a renderer per screen over image
+/// stores shared by screens whose cards have the same size), and the pacing of its frames.
+///
+/// The files of this type: here its state and what the rest of the daemon asks of it;
+/// `Carousel+Pacing` the ticks and flips; `Carousel+Screen` one screen's frame (planes or
+/// composed); `Carousel+Content` the playlist, the renderers and their stores.
+///
+/// What it has to say (first frame, engine events, leaving rest, new sizes) goes out as
+/// `AppEvent`s, handed out after the handler that made them, never inside the engine's update.
+final class Carousel {
+    let plan: ScreenPlan.Group
+    let loop: EventLoop
+    let events: AppEvents
+    var engine: CarouselEngine
+    var screens: [Screen]
+    /// Each screen's rotation (its panel's touches are turned with it).
+    let rotations: [Int]
+    var timer: LoopTimer!
+    /// The layout of the last tick: what every screen should show.
+    var current: FrameLayout?
+    var pacing = Pacing()
+    var stopped = false
+    /// The screens are to be lit (`setScreens(on:)`).
+    private(set) var screensOn = true
+    /// Frames that became visible so far (on any screen), and the time the first one did.
+    var framesPresented = 0
+    var firstFrameTime: Double?
+    /// What it shows and how: replaced as a whole by a reload or a daypart switch.
+    var content: Content
+    /// One per card scale in use (mirror at two sizes: two).
+    var stores: [Double: ImageStore] = [:]
+    var arrangement: ScreenArrangement?
+    var arranger: Arranger
+    /// Cards on disk, shared by every store of the daemon; nil without a cache directory.
+    let cache: CardCache?
+    let makeRenderer: MakeRenderer
+    /// The playlist a daypart switch is heading for, once the bridge's page change rests.
+    var switchingTo: [PlaylistItem]?
+
+    /// How a screen's renderer is made from its store (tests record what is drawn instead).
+    typealias MakeRenderer = (ImageStore, CarouselConfig, ViewTransform) -> FrameRenderer
+    static func compositor(_ store: ImageStore, _ config: CarouselConfig, _ view: ViewTransform) -> FrameRenderer {
+        CompositorRenderer(store: store, config: config, view: view)
+    }
+
+    struct Content {
+        var config: CarouselConfig
+        var shell: ShellSettings
+        var items: [PlaylistItem]
+    }
+
+    init(plan: ScreenPlan.Group, layout: OutputLayout, outputs: [DisplayOutput], rotations: [Int], content: Content,
+         loop: EventLoop, events: AppEvents, now: Double, cache: CardCache? = nil,
+         makeRenderer: @escaping MakeRenderer = Carousel.compositor) throws {
+        self.plan = plan; self.rotations = rotations; self.content = content
+        self.loop = loop; self.events = events; self.cache = cache; self.makeRenderer = makeRenderer
+        arranger = Arranger(plan: ScreenPlan(layout: layout, screens: [], groups: [plan]), sizes: outputs.map(\.size))
+        arrangement = arranger.arrange(outputs.map(\.size))
+        engine = CarouselEngine(config: content.config, itemCount: content.items.count,
+                                viewport: arrangement?.viewport ?? Size(width: 1920, height: 1080), now: now,
+                                itemDurations: content.items.map(\.duration))
+        screens = outputs.map { Screen(output: $0) }
+        timer = loop.timer("frame timer") { [unowned self] now in tick(now: now) }
+        for (index, output) in outputs.enumerated() {
+            // The output posts its events to the loop: they arrive here from the loop, after
+            // the output's own bookkeeping.
+            try output.attach(to: loop) { [unowned self] event in
+                switch event {
+                case .presented(let time): presented(onScreen: index, at: time)
+                case .changed: screenChanged(index)
+                case .ended(let end): self.events.emit(.outputEnded(end))
+                }
+            }
+        }
+        rebuildRenderers()
+    }
+
+    var config: CarouselConfig { content.config }
+    var shell: ShellSettings { content.shell }
+    var items: [PlaylistItem] { content.items }
+    var outputs: [DisplayOutput] { screens.map(\.output) }
+
+    /// "HDMI-A-1: " before a log line when there are several carousels; "" for one.
+    var prefix: String { plan.name.isEmpty ? "" : "\(plan.name): " }
+
+    /// True while a finger is down. The engine's clock then advances only with touch frames:
+    /// their kernel times trail the wall clock (more so while a frame is being drawn), and a
+    /// flip time or timer pushed into `now` would stamp the touches still queued too late,
+    /// which reads as a finger that rested before lifting (no fling).
+    var fingersDown: Bool { engine.hasFingersDown }
+
+    /// The strip moves on a lit screen, so frames come one a refresh: what the loop's stall
+    /// meter watches. A move with no screen lit steps a few times a second, and is no stall.
+    var isAnimatingOnScreen: Bool { engine.isMoving && leader != nil }
+
+    /// Draws the first frame (if a screen is there) and arms the first deadline.
+    func start() { tick(now: loop.time.now()) }
+
+    /// Applies a change to the engine (a touch frame, a key) and reports its events; the
+    /// resulting frame is drawn once the current handler returns. `cause` names the asker: if
+    /// the change takes the strip off its rest, that is said first, so the picture's showing
+    /// ends when its move began.
+    func updateEngine(cause: MoveCause, _ change: (inout CarouselEngine) -> [CarouselEvent]) {
+        let wasAtRest = !engine.isMoving
+        let new = change(&engine)
+        if wasAtRest, leftRest(new) { events.emit(.leftRest(self, cause, at: engine.now)) }
+        report(new)
+        scheduleTick()
+    }
+
+    /// Runs `body` on the engine (reconfigure, pause); call `setNeedsRedraw` if it changed.
+    func modifyEngine<T>(_ body: (inout CarouselEngine) -> T) -> T { body(&engine) }
+
+    /// Runs a tick (due wakeups, engine, frame) once the current handler returns.
+    func wake() { scheduleTick() }
+
+    /// No more ticks, frames or timers: the screen is about to be given back.
+    func stop() {
+        stopped = true
+        timer.schedule(at: nil)
+    }
+
+    /// Draws the next frame even if the layout did not change (an image arrived).
+    func setNeedsRedraw() {
+        for i in screens.indices { screens[i].redraw = true; screens[i].background = nil }
+        scheduleTick()
+    }
+
+    /// The screens' power: off is a state committed once to each screen as soon as it is free
+    /// (no signal; the strip goes on moving unseen); on lights them with the next frame.
+    func setScreens(on: Bool) {
+        guard on != screensOn else { return }
+        screensOn = on
+        setNeedsRedraw()
+    }
+
+    /// The strip moves now, or was cut: an engine at rest before reports `settled` only for a cut.
+    func leftRest(_ new: [CarouselEvent]) -> Bool {
+        engine.isMoving || new.contains { if case .settled = $0 { true } else { false } }
+    }
+}
