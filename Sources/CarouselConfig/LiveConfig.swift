@@ -1,25 +1,14 @@
 import CarouselCore
 import CarouselEngine
 
-/// What a reload swaps a new config into: the daemon (its engine, image store and input), or a
-/// test's stand-in. The event loop owns it; the reload only asks and tells.
-package protocol ReloadTarget: AnyObject {
-    /// While the strip moves, a swap waits for it to rest.
-    var isMoving: Bool { get }
-    /// The playlist index on screen: that picture stays on screen across the swap.
-    var selectedIndex: Int { get }
-    /// Puts a new, valid config in place; `keepIndex` is where the picture on screen is now.
-    func swapIn(_ loaded: LoadedConfig, keepIndex: Int?, now: Double)
-}
-
 /// The daemon's reload, top to bottom; the same for inotify and SIGHUP:
 ///   1. change    inotify events (`handleReadable`) or SIGHUP (`requestReload`)
 ///   2. debounce  `ConfigWatcher` waits for 200 ms of quiet (at most 2 s into a burst)
 ///   3. load      a `BackgroundTask` reads and parses the directory on its own thread
 ///   4. validate  `ReloadController` keeps the last good config: an invalid directory is
 ///                logged and named in the status line, and the old config stays
-///   5. swap      on the loop, once the strip rests: the target swaps in the new config (engine,
-///                image store, input); the watcher follows a new media directory
+///   5. swap      on the loop, once the strip rests: `.applied` tells the caller to swap in
+///                `current` (engine, image store, input); the watcher follows a new media directory
 /// Nothing here blocks the event loop: the loop wakes for the debounce deadline, the load's
 /// result (handed to the loop with `execute`) and the retry while the strip moves, and never
 /// waits on file I/O.
@@ -28,7 +17,7 @@ package protocol ReloadTarget: AnyObject {
 ///   watch live.fd:        live.handleReadable(now:)
 ///   loaded (at init):     a load finished, on the loop (the timer looks again)
 ///   on SIGHUP:            live.requestReload()
-///   a loop timer at live.nextDeadline: live.reloadIfDue(into: target, now: now)
+///   a loop timer at live.nextDeadline: live.reloadIfDue(now:isMoving:selectedIndex:)
 package final class LiveConfig {
     package let controller: ReloadController
     private let watcher: ConfigWatcher
@@ -43,11 +32,12 @@ package final class LiveConfig {
     package static let retryInterval = 0.1
     /// Called on the loop when a background load finished: `nextDeadline` is now due.
     private let finishedLoading: () -> Void
+    private let loop: EventLoop
 
     /// The first load (on the caller's thread: nothing is on screen yet): throws
     /// `ConfigLoadError` when the directory is invalid, `SystemError` when inotify is unavailable.
     package init(directory: String, notifier: Notifier = Notifier(), loop: EventLoop, loaded finishedLoading: @escaping () -> Void = {}) throws {
-        self.finishedLoading = finishedLoading
+        self.finishedLoading = finishedLoading; self.loop = loop
         controller = try ReloadController(directory: directory, notifier: notifier)
         watcher = try ConfigWatcher(watching: controller.current)
         load = BackgroundTask(name: "carouseld-load", loop: loop)
@@ -78,9 +68,11 @@ package final class LiveConfig {
     /// SIGHUP: reload on the next turn, without waiting for the debounce.
     package func requestReload() { requested = true }
 
-    /// Steps 2 to 5, as far as they are due. Returns the outcome when a swap was tried.
+    /// Steps 2 to 5, as far as they are due, for a strip that moves or not and shows picture
+    /// `selectedIndex` (that picture stays on screen across the swap). Returns the outcome when
+    /// a swap was tried: on `.applied`, the caller puts `current` in place.
     @discardableResult
-    package func reloadIfDue(into target: ReloadTarget, now: Double) -> ReloadController.Outcome? {
+    package func reloadIfDue(now: Double, isMoving: Bool, selectedIndex: Int) -> ReloadController.Outcome? {
         // 2. Debounce
         if watcher.fire(now: now) { requested = true }
         // 3. Load, off the loop
@@ -88,27 +80,25 @@ package final class LiveConfig {
             requested = false
             let directory = controller.directory
             load.start({ ReloadController.load(directory: directory) }) { [weak self] result in
-                self?.loaded = result
-                self?.finishedLoading()
+                guard let self else { return }
+                loaded = result
+                // Told from the loop, after this handler: the caller's reload runs in this turn,
+                // never inside the load's bookkeeping.
+                loop.post(finishedLoading)
             }
         }
         guard let result = loaded else { return nil }
-        if target.isMoving {
+        if isMoving {
             retryAt = now + Self.retryInterval
             return nil
         }
         loaded = nil
         retryAt = nil
         // 4. Validate: the controller keeps the last good config
-        let outcome = controller.accept(result, selectedIndex: target.selectedIndex)
-        // 5. Swap
-        switch outcome {
-        case .applied(let keepIndex):
-            watcher.setMediaDirectory(current.mediaDirectory)
-            target.swapIn(current, keepIndex: keepIndex, now: now)
-        case .unchanged, .rejected:
-            break  // the caller publishes the status (the problems, while rejected)
-        }
+        let outcome = controller.accept(result, selectedIndex: selectedIndex)
+        // 5. Swap (the caller's), the watcher following the new media directory; the caller
+        // publishes the status (the problems, while rejected)
+        if case .applied = outcome { watcher.setMediaDirectory(current.mediaDirectory) }
         return outcome
     }
 }

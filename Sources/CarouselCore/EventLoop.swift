@@ -386,3 +386,22 @@ package struct Weak<T: AnyObject> {
     package weak var value: T?
     package init(_ value: T) { self.value = value }
 }
+
+/// A descriptor watched by the event loop: `handler` runs whenever it is readable, until the
+/// token is dropped. Drop it before closing the descriptor (the owner declares the watch
+/// after the descriptor it watches, or drops it first).
+package final class Watch {
+    package let fd: Int32
+    package let name: String
+    private let handler: () -> Void
+    private weak var loop: EventLoop?
+
+    package init(loop: EventLoop, fd: Int32, name: String, handler: @escaping () -> Void) throws {
+        self.loop = loop; self.fd = fd; self.name = name; self.handler = handler
+        try loop.register(self)
+    }
+
+    package func run() { handler() }
+
+    deinit { loop?.unregister(self) }
+}

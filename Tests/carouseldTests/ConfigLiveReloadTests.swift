@@ -38,22 +38,27 @@ final class ConfigLiveReloadTests: XCTestCase {
     private func reloadAtRest(_ live: LiveConfig, _ target: EngineTarget, now: Double,
                               file: StaticString = #filePath, line: UInt = #line) -> ReloadController.Outcome? {
         live.requestReload()
-        XCTAssertNil(live.reloadIfDue(into: target, now: now), "the load starts, off the loop", file: file, line: line)
+        XCTAssertNil(target.reloadIfDue(live, now: now), "the load starts, off the loop", file: file, line: line)
         finishLoad(live, file: file, line: line)
-        return live.reloadIfDue(into: target, now: now)
+        return target.reloadIfDue(live, now: now)
     }
 
     /// The daemon's part of step 5, on a bare engine.
-    private final class EngineTarget: ReloadTarget {
+    private final class EngineTarget {
         var engine: CarouselEngine
         private(set) var swaps: [LoadedConfig] = []
         init(_ live: LiveConfig) {
             engine = CarouselEngine(config: live.current.config, itemCount: live.current.playlist.count,
                                     viewport: Size(width: 800, height: 480), now: 0)
         }
-        var isMoving: Bool { engine.isMoving }
-        var selectedIndex: Int { engine.selectedIndex }
-        func swapIn(_ loaded: LoadedConfig, keepIndex: Int?, now: Double) {
+        /// The daemon's side of the reload: due steps, then the swap of an applied config.
+        func reloadIfDue(_ live: LiveConfig, now: Double) -> ReloadController.Outcome? {
+            let outcome = live.reloadIfDue(now: now, isMoving: engine.isMoving, selectedIndex: engine.selectedIndex)
+            if case .applied(let keepIndex) = outcome { swapIn(live.current, keepIndex: keepIndex, now: now) }
+            return outcome
+        }
+
+        private func swapIn(_ loaded: LoadedConfig, keepIndex: Int?, now: Double) {
             swaps.append(loaded)
             engine.reconfigure(loaded.config, itemCount: loaded.playlist.count, itemDurations: loaded.itemDurations,
                                keepIndex: keepIndex, now: now)
@@ -67,26 +72,26 @@ final class ConfigLiveReloadTests: XCTestCase {
         try dir.write("playlist.m3u", "b.jpg\n")
         live.handleReadable(now: 1)
         XCTAssertEqual(live.nextDeadline ?? 0, 1.2, accuracy: 1e-9)
-        XCTAssertNil(live.reloadIfDue(into: target, now: 1.1))
-        XCTAssertNil(live.reloadIfDue(into: target, now: 1.2), "the load starts, off the loop")
+        XCTAssertNil(target.reloadIfDue(live, now: 1.1))
+        XCTAssertNil(target.reloadIfDue(live, now: 1.2), "the load starts, off the loop")
         XCTAssertNil(live.nextDeadline, "nothing to poll: the load's result wakes the loop")
         finishLoad(live)
         XCTAssertEqual(live.nextDeadline, 0, "a finished load is due at once")
-        XCTAssertEqual(live.reloadIfDue(into: target, now: 1.3), .applied(keepIndex: nil))
+        XCTAssertEqual(target.reloadIfDue(live, now: 1.3), .applied(keepIndex: nil))
         XCTAssertEqual(target.engine.itemCount, 1)
-        XCTAssertNil(live.reloadIfDue(into: target, now: 5))
+        XCTAssertNil(target.reloadIfDue(live, now: 5))
     }
 
     func testSighupReloadsWithoutAnyFileEvent() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg"])
         let live = try makeLive(dir.path)
         let target = EngineTarget(live)
-        XCTAssertNil(live.reloadIfDue(into: target, now: 1))
+        XCTAssertNil(target.reloadIfDue(live, now: 1))
         live.requestReload()
         XCTAssertEqual(live.nextDeadline, 0, "due at once")
-        XCTAssertNil(live.reloadIfDue(into: target, now: 1))
+        XCTAssertNil(target.reloadIfDue(live, now: 1))
         finishLoad(live)
-        XCTAssertEqual(live.reloadIfDue(into: target, now: 1), .unchanged)
+        XCTAssertEqual(target.reloadIfDue(live, now: 1), .unchanged)
         XCTAssertNil(live.nextDeadline)
     }
 
@@ -98,15 +103,15 @@ final class ConfigLiveReloadTests: XCTestCase {
         XCTAssertTrue(target.engine.isMoving)
         live.requestReload()
         try dir.write("carouseld.conf", "interval = 8\n")
-        XCTAssertNil(live.reloadIfDue(into: target, now: 0.05), "the load starts while the strip moves")
+        XCTAssertNil(target.reloadIfDue(live, now: 0.05), "the load starts while the strip moves")
         finishLoad(live)
-        XCTAssertNil(live.reloadIfDue(into: target, now: 0.05), "held while moving")
+        XCTAssertNil(target.reloadIfDue(live, now: 0.05), "held while moving")
         XCTAssertEqual(live.nextDeadline ?? 0, 0.05 + LiveConfig.retryInterval, accuracy: 1e-9,
                        "looks again a little later, not on every loop turn")
         var now = 0.05
         while target.engine.isMoving, now < 10 { now += 1.0 / 60; _ = target.engine.update(now: now) }
         XCTAssertFalse(target.engine.isMoving)
-        XCTAssertEqual(live.reloadIfDue(into: target, now: now), .applied(keepIndex: 1))
+        XCTAssertEqual(target.reloadIfDue(live, now: now), .applied(keepIndex: 1))
         XCTAssertEqual(target.engine.config.interval, 8)
         XCTAssertEqual(target.engine.selectedIndex, 1, "the page the strip settled on stays")
     }

@@ -6,7 +6,7 @@ import CarouselCore
 /// due on one timer of the loop, by the real clock. A swap puts the new config into every
 /// carousel, the operations and the input, while the strips rest; the status is published once
 /// it is all in place.
-final class ReloadCoordinator: ReloadTarget {
+final class ReloadCoordinator {
     private let live: LiveConfig
     private let options: DaemonOptions
     private let backend: Backend
@@ -44,7 +44,11 @@ final class ReloadCoordinator: ReloadTarget {
     private func rearm() { timer?.schedule(at: live.nextDeadline) }
 
     private func reloadIfDue(now: Double) {
-        if let outcome = live.reloadIfDue(into: self, now: now) { finished(outcome) }
+        let lead = carousels.lead.engine
+        if let outcome = live.reloadIfDue(now: now, isMoving: carousels.isMoving, selectedIndex: lead.selectedIndex) {
+            if case .applied = outcome { swapIn(live.current, now: now) }
+            finished(outcome)
+        }
         rearm()
     }
 
@@ -56,12 +60,8 @@ final class ReloadCoordinator: ReloadTarget {
         events.emit(.statusChanged)
     }
 
-    // MARK: - ReloadTarget
-
-    var isMoving: Bool { carousels.isMoving }
-    var selectedIndex: Int { carousels.lead.engine.selectedIndex }
-
-    func swapIn(_ loaded: LoadedConfig, keepIndex: Int?, now: Double) {
+    /// Puts a new, valid config in place: each carousel keeps the picture it shows.
+    private func swapIn(_ loaded: LoadedConfig, now: Double) {
         let next = backend.plan(for: options.overriding(loaded.shell), config: loaded.config)
         let plan = carousels.plan
         if next.screens != plan.screens || (plan.screens.count > 1 && next.layout != plan.layout) {

@@ -9,8 +9,8 @@ import CarouselPixels
 /// stores shared by screens whose cards have the same size), and the pacing of its frames.
 ///
 /// The files of this type: here its state and what the rest of the daemon asks of it;
-/// `Carousel+Pacing` the ticks and flips; `Carousel+Screen` one screen's frame (planes or
-/// composed); `Carousel+Content` the playlist, the renderers and their stores.
+/// `Carousel+Frames` the ticks, the flips and each screen's frame (planes or composed);
+/// `Carousel+Content` the playlist, the renderers and their stores.
 ///
 /// What it has to say (first frame, engine events, leaving rest, new sizes) goes out as
 /// `AppEvent`s, handed out after the handler that made them, never inside the engine's update.
@@ -68,17 +68,7 @@ final class Carousel {
                                 itemDurations: content.items.map(\.duration))
         screens = outputs.map { Screen(output: $0) }
         timer = loop.timer("frame timer") { [unowned self] now in tick(now: now) }
-        for (index, output) in outputs.enumerated() {
-            // The output posts its events to the loop: they arrive here from the loop, after
-            // the output's own bookkeeping.
-            try output.attach(to: loop) { [unowned self] event in
-                switch event {
-                case .presented(let time): presented(onScreen: index, at: time)
-                case .changed: screenChanged(index)
-                case .ended(let end): self.events.emit(.outputEnded(end))
-                }
-            }
-        }
+        try attachScreens()
         rebuildRenderers()
     }
 
