@@ -98,6 +98,15 @@ package final class ImageStore: CardSource, @unchecked Sendable {
         return want(layout, direction: direction).shown
     }
 
+    /// Asks for `layout`'s cards, as a frame of it would, and tells whether each visible one is
+    /// its full card or has failed (nothing would be drawn from a preview).
+    package func hasFullCards(for layout: FrameLayout) -> Bool {
+        let shown = cards(for: layout)
+        return visibleIndices(layout).allSatisfy { index in
+            shown[index].map { !$0.isPreview } ?? (worker.failure(at: index) != nil)
+        }
+    }
+
     /// The full cards decoded for `layout`'s visible indices, without asking for anything: a
     /// layout the strip may show next (its neighbour pages), not the one on screen.
     package func decodedCards(for layout: FrameLayout) -> [Card] {

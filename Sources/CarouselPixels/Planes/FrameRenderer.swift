@@ -17,6 +17,9 @@ package protocol FrameRenderer: AnyObject {
     func drawBackground(_ layout: FrameLayout, into target: PixelBuffer)
     /// The decoded cards of layouts the strip may show next, in their order, asking for none.
     func upcomingCards(_ layouts: [FrameLayout]) -> [Card]
+    /// Asks for the layout's cards and tells whether a frame of it now would be final: every
+    /// visible card full (or failed), none a preview.
+    func isFinal(_ layout: FrameLayout) -> Bool
 }
 
 /// A frame's cards for overlay planes, or the reason the frame must be composed on the CPU.
@@ -41,6 +44,7 @@ extension FrameRenderer {
     package func planeCards(_ layout: FrameLayout) -> PlaneOffer { .none(.noOverlayPlanes) }
     package func drawBackground(_ layout: FrameLayout, into target: PixelBuffer) { draw(layout, into: target) }
     package func upcomingCards(_ layouts: [FrameLayout]) -> [Card] { [] }
+    package func isFinal(_ layout: FrameLayout) -> Bool { true }
 }
 
 /// The daemon's renderer: the pixels compositor over the image store's pre-scaled cards.
@@ -91,4 +95,6 @@ package final class CompositorRenderer: FrameRenderer {
     }
 
     package var needsRefinement: Bool { compositor.needsRefinement }
+
+    package func isFinal(_ layout: FrameLayout) -> Bool { store.hasFullCards(for: view.apply(layout)) }
 }

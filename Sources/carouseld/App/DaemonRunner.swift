@@ -121,7 +121,8 @@ final class DaemonRunner {
                          rotations: group.screens.map(backend.rotation(ofScreen:)),
                          content: .init(config: group.config, shell: loaded.shell,
                                         items: items(of: group, in: loaded, at: clock.trustedNow)),
-                         loop: loop, events: events, now: now, cache: cache)
+                         loop: loop, events: events, now: now, cache: cache,
+                         keptFrames: cache.map { $0.directory + "/frames" })
         }
         return Carousels(plan: plan, carousels: all, shell: loaded.shell, clock: clock, loop: loop)
     }

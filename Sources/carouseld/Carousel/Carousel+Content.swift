@@ -87,6 +87,8 @@ extension Carousel {
     func swapIn(config: CarouselConfig, shell: ShellSettings, items: [PlaylistItem], keepIndex: Int?, now: Double,
                 cause: MoveCause) {
         content = Content(config: config, shell: shell, items: items)
+        // The start frame of this config is kept when the strip rests on it.
+        for index in screens.indices { screens[index].keepsStartFrame = true }
         engine.reconfigure(config, itemCount: items.count, itemDurations: items.map(\.duration), keepIndex: keepIndex, now: now)
         rebuildRenderers()
         // Said with the picture it rests on now: a daypart's bridge pages on at once.

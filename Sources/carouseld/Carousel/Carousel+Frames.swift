@@ -121,8 +121,11 @@ extension Carousel {
         // finger that stops dead never leaves a coarse frame on screen.
         let screen = screens[index]
         guard screen.redraw || layout != screen.lastDrawn || screen.renderer.needsRefinement || screen.power != .on else { return }
+        // The kept start frame stays until the live frame of that layout is final (no preview).
+        if screen.showsKeptFrame, layout == screen.lastDrawn, !screen.renderer.isFinal(layout) { return }
         do {
             try screens[index].show(layout) { engine.neighbourLayouts() }
+            keepStartFrameIfDue(layout)
             // With "frame N visible at", how long the daemon took from a flip to the next commit
             // (the rest, to the flip after, is the driver's).
             Log.debug("frame committed at \(loop.time.now())")
@@ -188,6 +191,10 @@ extension Carousel {
         /// until the screen or the renderer changes. Offering costs a look-up in the image store
         /// that also steers its decodes, which a frame must not do twice.
         var offersCards = true
+        /// The screen shows the kept start frame (`Carousel+KeptFrame`), not a live one yet.
+        var showsKeptFrame = false
+        /// No start frame is kept for this screen and the current config yet.
+        var keepsStartFrame = true
 
         init(output: DisplayOutput) { self.output = output }
 
@@ -195,6 +202,7 @@ extension Carousel {
         /// applied), or composed on the CPU into a buffer of the output's.
         mutating func show(_ layout: FrameLayout, upcoming: () -> [FrameLayout]) throws(DisplayError) {
             try commit(layout, upcoming: upcoming)
+            showsKeptFrame = false
             power = .on
             lastDrawn = layout
             redraw = false

@@ -41,6 +41,11 @@ final class Carousel {
     /// Cards on disk, shared by every store of the daemon; nil without a cache directory.
     let cache: CardCache?
     let makeRenderer: MakeRenderer
+    /// Where start frames are kept (`Carousel+KeptFrame`); nil without a cache directory.
+    let keptFrames: String?
+    /// Writes a start frame off the loop; `framesKept` counts those written.
+    let keeper: BackgroundTask<[String?]>
+    var framesKept = 0
     /// The playlist a daypart switch is heading for, once the bridge's page change rests.
     var switchingTo: [PlaylistItem]?
 
@@ -57,10 +62,12 @@ final class Carousel {
     }
 
     init(plan: ScreenPlan.Group, layout: OutputLayout, outputs: [DisplayOutput], rotations: [Int], content: Content,
-         loop: EventLoop, events: AppEvents, now: Double, cache: CardCache? = nil,
+         loop: EventLoop, events: AppEvents, now: Double, cache: CardCache? = nil, keptFrames: String? = nil,
          makeRenderer: @escaping MakeRenderer = Carousel.compositor) throws {
         self.plan = plan; self.rotations = rotations; self.content = content
         self.loop = loop; self.events = events; self.cache = cache; self.makeRenderer = makeRenderer
+        self.keptFrames = keptFrames
+        keeper = BackgroundTask(name: "carouseld-keep", loop: loop)
         arranger = Arranger(plan: ScreenPlan(layout: layout, screens: [], groups: [plan]), sizes: outputs.map(\.size))
         arrangement = arranger.arrange(outputs.map(\.size))
         engine = CarouselEngine(config: content.config, itemCount: content.items.count,
@@ -90,8 +97,12 @@ final class Carousel {
     /// meter watches. A move with no screen lit steps a few times a second, and is no stall.
     var isAnimatingOnScreen: Bool { engine.isMoving && leader != nil }
 
-    /// Draws the first frame (if a screen is there) and arms the first deadline.
-    func start() { tick(now: loop.time.now()) }
+    /// Shows the kept start frame where one matches, then draws the first frame (if a screen is
+    /// there) and arms the first deadline.
+    func start() {
+        showKeptFrames()
+        tick(now: loop.time.now())
+    }
 
     /// Applies a change to the engine (a touch frame, a key) and reports its events; the
     /// resulting frame is drawn once the current handler returns. `cause` names the asker: if

@@ -18,16 +18,25 @@ final class AppHarness {
     /// The proof-of-play records the daemon sent (kept here, never sent to the host's journal).
     private(set) var plays: [PlayRecord] = []
 
-    /// `pictures`: name → colour of a solid 160x100 PNG in images/.
-    init(config: String, pictures: [(String, UInt32)], connectors: [String] = ["Fake-1"]) throws {
-        dir = try ConfigTestDirectory()
+    /// `pictures`: name → colour of a solid 160x100 PNG in images/. `cacheDirectory`: the card
+    /// cache (and kept frames), as systemd's CacheDirectory=; none by default.
+    convenience init(config: String, pictures: [(String, UInt32)], connectors: [String] = ["Fake-1"],
+                     cacheDirectory: String? = nil) throws {
+        let dir = try ConfigTestDirectory()
         try dir.write("carouseld.conf", config)
         try dir.mkdir("images")
         for (name, colour) in pictures { try Self.writePicture(colour, to: dir.url("images/" + name)) }
+        try self.init(directory: dir, connectors: connectors, cacheDirectory: cacheDirectory)
+    }
+
+    /// The daemon started again on `directory` (a restart: a new process on the same files).
+    init(directory: ConfigTestDirectory, connectors: [String] = ["Fake-1"], cacheDirectory: String? = nil) throws {
+        dir = directory
         let loop = try EventLoop(time: time)
         self.loop = loop
         var made: FakeBackend?
-        runner = try DaemonRunner(DaemonOptions(configDirectory: dir.path, controlPath: dir.url("control")), loop: loop) {
+        let options = DaemonOptions(configDirectory: dir.path, cacheDirectory: cacheDirectory, controlPath: dir.url("control"))
+        runner = try DaemonRunner(options, loop: loop) {
             shell, config, _ in
             let backend = FakeBackend(shell, config: config, connectors: connectors, loop: loop)
             made = backend

@@ -1,0 +1,106 @@
+import CarouselBackends
+import CarouselConfig
+import CarouselCore
+import CarouselEngine
+import CarouselPixels
+import Glibc
+
+/// The start frame kept per screen: the carousel at rest on its first picture, as it is shown at
+/// start (`carouseld render` at t = 0), written once per config, pictures and screen into the
+/// cache directory (`frames/`). At the next start it is committed before anything is decoded,
+/// and the live carousel takes over with no visible jump: it draws that layout again only once
+/// every card of it is the full one, so the first live frame equals the kept one. A frame kept
+/// for another config, other pictures (the shown ones' size, time and inode), another screen size
+/// or another build of carouseld is not shown. A carousel synced to the wall clock starts on the
+/// clock's picture, so it keeps none.
+extension Carousel {
+    /// Commits each lit screen's kept start frame, if one matches; the others' is kept once the
+    /// carousel first rests, final, on its start frame.
+    func showKeptFrames() {
+        guard let directory = keptFrames, screensOn, !engine.isMoving else { return }
+        let start = engine.layout()
+        guard start == startLayout() else { return }
+        for index in screens.indices {
+            guard let (path, key, width, height) = keptFrameFile(ofScreen: index, in: directory),
+                  let frame = KeptFrameFile.read(path, key: key, width: width, height: height) else { continue }
+            do {
+                try screens[index].showKept(frame, layout: start)
+                Log.info("\(prefix)\(screens[index].output.summary): the kept start frame is on its way to the screen")
+                // Its cards are asked for now: the live frame follows once they are full.
+                _ = screens[index].renderer.isFinal(start)
+            } catch {
+                Log.warning("\(prefix)showing the kept start frame on \(screens[index].output.summary): \(error)")
+            }
+        }
+    }
+
+    /// After a frame of `layout` was committed: each screen whose start frame is not kept yet and
+    /// that shows it, final, composes it once more off screen, and the files are written.
+    func keepStartFrameIfDue(_ layout: FrameLayout) {
+        guard let directory = keptFrames, !keeper.isRunning, !layout.isMoving, layout.selectedIndex == 0,
+              screens.contains(where: \.keepsStartFrame), layout == startLayout() else { return }
+        var frames: [(buffer: PixelBuffer, key: UInt64, path: String)] = []
+        for index in screens.indices where screens[index].keepsStartFrame && screens[index].lastDrawn == layout {
+            guard screens[index].renderer.isFinal(layout),
+                  let (path, key, width, height) = keptFrameFile(ofScreen: index, in: directory),
+                  let store = stores[transforms[index].scale] else { continue }
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64)
+            let buffer = PixelBuffer(base: memory, width: width, height: height, stride: width * 4)
+            makeRenderer(store, config, transforms[index]).draw(layout, into: buffer)
+            screens[index].keepsStartFrame = false
+            frames.append((buffer, key, path))
+        }
+        guard !frames.isEmpty else { return }
+        // The writes (megabytes) are the worker's: the loop goes on drawing.
+        keeper.start({
+            frames.map { frame in
+                defer { frame.buffer.base.deallocate() }
+                return KeptFrameFile.write(frame.buffer, key: frame.key, to: frame.path) ? nil : frame.path
+            }
+        }, finished: { [weak self] failed in
+            guard let self else { return }
+            let failures = failed.compactMap { $0 }
+            framesKept += frames.count - failures.count
+            for path in failures { Log.warning("\(prefix)could not keep the start frame in \(path)") }
+            let kept = frames.map(\.path).filter { !failures.contains($0) }
+            if !kept.isEmpty { Log.info("\(prefix)start frame kept: \(kept.joined(separator: ", "))") }
+        })
+    }
+
+    /// The layout the carousel starts on: at rest on its first picture.
+    func startLayout() -> FrameLayout {
+        CarouselEngine(config: config, itemCount: items.count, viewport: engine.viewport, now: 0,
+                       itemDurations: items.map(\.duration)).layout()
+    }
+
+    /// Where screen `index`'s start frame is kept, the key it must have, and its size; nil for a
+    /// screen not lit, or a carousel that starts on the clock's picture.
+    private func keptFrameFile(ofScreen index: Int, in directory: String) -> (String, UInt64, Int, Int)? {
+        let output = screens[index].output
+        guard shell.sync.mode != .wallclock, let size = output.size else { return nil }
+        let (width, height) = (Int(size.width), Int(size.height))
+        let start = startLayout()
+        var key = "\(CardCacheKey.buildIdentity) \(width)x\(height) \(transforms[index])\n\(config)\n\(shell.media)\n\(start)\n"
+        for item in items { key += "\(item.path) \(item.duration ?? -1)\n" }
+        for shown in Set(start.cards.map(\.index)).sorted() where items.indices.contains(shown) {
+            key += FileStamp(path: items[shown].path).map { "\($0)\n" } ?? "missing\n"
+        }
+        let name = output.connectorName ?? output.devicePath.split(separator: "/").last.map(String.init) ?? "screen"
+        let screen = plan.screens.indices.contains(index) ? plan.screens[index] : index
+        return ("\(directory)/\(name).\(screen).frame", FNV.hash(key), width, height)
+    }
+}
+
+extension Carousel.Screen {
+    /// Commits the kept frame of `layout` as this screen's frame; its live frame follows once final.
+    mutating func showKept(_ frame: KeptFrameFile.Frame, layout: FrameLayout) throws(DisplayError) {
+        let buffer = try output.acquire()
+        KeptFrameFile.copy(frame, into: buffer)
+        _ = try output.commit(FrameState(primary: buffer), .apply)
+        power = .on
+        lastDrawn = layout
+        redraw = false
+        showsKeptFrame = true
+        keepsStartFrame = false
+    }
+}
