@@ -16,12 +16,8 @@ package protocol Backend: AnyObject {
     /// The rotation carouseld applies to screen `index` of the plan: the configured one on KMS
     /// and fbdev, 0 where the compositor turns the screen.
     func rotation(ofScreen index: Int) -> Int
-    /// Starts input, once: when the first frame is on screen, or at once when the screens
-    /// start dark. What the devices ask for goes to `sink`, on the loop, and so do the lifts
-    /// of contacts that sent nothing for `touch_timeout` (the input's own timer).
-    func startInput(_ request: InputRequest, sink: InputSink)
-    /// New settings, screen sizes or touch targets (a reload, a screen that changed).
-    func reconfigureInput(_ request: InputRequest)
+    /// The devices that go with these screens.
+    var input: InputBackend { get }
 }
 
 /// What input needs to know: settings (switches, rotation, seat), where each screen's touches

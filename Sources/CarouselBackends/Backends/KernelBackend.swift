@@ -13,12 +13,11 @@ package final class KernelBackend: Backend {
     package let outputs: [DisplayOutput]
     package let plan: ScreenPlan
     private let kind: DisplayBackend
-    private unowned let loop: EventLoop
-    private var input: LibinputFeed?
+    package let input: InputBackend
 
     package init(_ shell: ShellSettings, config: CarouselConfig, kind: DisplayBackend, loop: EventLoop) throws(DisplayError) {
         self.kind = kind
-        self.loop = loop
+        input = LibinputInput(loop: loop)
         let plan = Self.plan(shell, config: config, kind: kind, connected: nil)
         var outputs: [DisplayOutput] = []
         for screen in plan.screens { outputs.append(try DisplaySupervisor(settings: screen.settings, backend: kind)) }
@@ -42,13 +41,21 @@ package final class KernelBackend: Backend {
 
     package func rotation(ofScreen index: Int) -> Int { plan.screens[index].settings.rotation }
 
-    package func startInput(_ request: InputRequest, sink: InputSink) {
-        guard input == nil else { return }
-        input = LibinputFeed(request, loop: loop, sink: sink)
+}
+
+/// libinput's devices on the seat, opened when input starts.
+private final class LibinputInput: InputBackend {
+    private unowned let loop: EventLoop
+    private var feed: LibinputFeed?
+
+    init(loop: EventLoop) { self.loop = loop }
+
+    func start(_ request: InputRequest, sink: InputSink) {
+        guard feed == nil else { return }
+        feed = LibinputFeed(request, loop: loop, sink: sink)
     }
 
-    package func reconfigureInput(_ request: InputRequest) { input?.reconfigure(request) }
-
+    func reconfigure(_ request: InputRequest) { feed?.reconfigure(request) }
 }
 
 /// libinput's devices, opened off the loop and then watched by it.
@@ -58,16 +65,13 @@ private final class LibinputFeed {
     private var opening: BackgroundTask<Result<InputSource, Error>>?
     private var watch: Watch?
     private unowned let loop: EventLoop
-    private unowned let sink: InputSink
-    /// Lifts contacts that sent nothing for `touch_timeout`: the input's own deadline.
-    private var stuckTimer: LoopTimer?
+    private var delivery: InputDelivery!
 
     package init(_ request: InputRequest, loop: EventLoop, sink: InputSink) {
-        self.request = request; self.loop = loop; self.sink = sink
-        stuckTimer = loop.timer("stuck touches") { [unowned self] now in
-            guard let source else { return }
-            deliver(source.expireStuckTouches(now: now), from: source)
-        }
+        self.request = request; self.loop = loop
+        delivery = InputDelivery(loop: loop, sink: sink, expire: { [unowned self] now in
+            source?.expireStuckTouches(now: now) ?? []
+        }, nextDeadline: { [unowned self] in source?.nextStuckDeadline })
         let (settings, targets, routing) = (request.settings, request.targets, request.routing)
         let opening = BackgroundTask<Result<InputSource, Error>>(name: "carouseld-input", loop: loop)
         self.opening = opening
@@ -90,7 +94,7 @@ private final class LibinputFeed {
             reconfigure(request)
             do {
                 watch = try loop.watch(source.fd, name: "libinput") { [unowned self, unowned source] in
-                    deliver(source.dispatch(), from: source)
+                    delivery.deliver(source.dispatch())
                 }
             } catch {
                 Log.error("watching input devices: \(error)")
@@ -98,10 +102,5 @@ private final class LibinputFeed {
         case .failure(let error):
             Log.warning("\(error); running without touch, keyboard and pointer")
         }
-    }
-
-    private func deliver(_ actions: [RoutedAction], from source: InputSource) {
-        if !actions.isEmpty { sink.receive(actions) }
-        stuckTimer?.schedule(at: source.nextStuckDeadline)
     }
 }

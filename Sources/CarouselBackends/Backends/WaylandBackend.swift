@@ -16,11 +16,8 @@ package final class WaylandBackend: Backend {
     package let plan: ScreenPlan
     private let connection: WaylandConnection
     private let windows: [WaylandOutput]
-    private let seat: WaylandSeat?
-    private var targets: [TouchTarget] = []
-    private weak var sink: InputSink?
-    /// Lifts contacts that sent nothing for `touch_timeout`: the seat's own deadline.
-    private var stuckTimer: LoopTimer?
+    private let seatInput: WaylandInput
+    private var connectionWatch: Watch?
 
     package init(_ shell: ShellSettings, config: CarouselConfig, loop: EventLoop) throws(DisplayError) {
         if shell.rotation != 0 {
@@ -30,33 +27,48 @@ package final class WaylandBackend: Backend {
         connection = try WaylandConnection()
         plan = ScreenPlan.make(shell: shell, config: config)
         // The seat first: its devices are announced in the windows' start-up round trips.
-        seat = connection.seat.map { WaylandSeat(proxy: $0) }
+        let seat = connection.seat.map { WaylandSeat(proxy: $0) }
         var windows: [WaylandOutput] = []
         for screen in plan.screens {
             let output = connection.outputs.first { $0.name != nil && $0.name == screen.connector }
-            windows.append(try WaylandOutput(connection: connection, output: output, named: screen.connector,
-                                             watchesConnection: windows.isEmpty))
+            windows.append(try WaylandOutput(connection: connection, output: output, named: screen.connector))
         }
         self.windows = windows
-        for (index, window) in windows.enumerated() {
+        for window in windows {
             seat?.add(surface: window.surface, settings: shell, screen: window.size ?? Size(width: 1280, height: 720))
-            seat?.setScale(window.bufferScale, window: index)
-            window.onScaleChanged = { [unowned self] scale in seat?.setScale(scale, window: index) }
         }
-        windows.first?.afterDispatch = { [unowned self] in seat?.flushUnframed() }
-        seat?.onActions = { [unowned self] window, actions in deliver(route(actions, window: window)) }
-        stuckTimer = loop.timer("stuck touches") { [unowned self] now in
-            deliver((seat?.expireStuckTouches(now: now) ?? []).flatMap { route([$0.action], window: $0.window) })
+        seatInput = WaylandInput(seat: seat, loop: loop)
+        connection.startupFinished()
+        do {
+            connectionWatch = try loop.watch(connection.fd, name: "Wayland") { [unowned self] in dispatch() }
+        } catch {
+            throw .compositor("watching the connection: \(error)")
         }
-        connection.onOutputsChanged = { [unowned self] in followOutputs() }
     }
 
-    /// Named outputs that went are waited for, and those that came back are shown on again.
+    package var input: InputBackend { seatInput }
+
+    /// The compositor's events, for every window and the seat, then what they made: outputs
+    /// followed, each window's scale given to the seat, the seat's actions delivered.
+    private func dispatch() {
+        do throws(DisplayError) {
+            try connection.dispatch()
+        } catch {
+            connectionWatch = nil
+            windows.first?.connectionFailed(error)
+            return
+        }
+        if connection.takeOutputsChanged() { followOutputs() }
+        for (index, window) in windows.enumerated() { seatInput.seat?.setScale(window.bufferScale, window: index) }
+        seatInput.deliverTaken()
+    }
+
+    /// Each window named for an output follows it: one that went waits, one that came is shown on.
     private func followOutputs() {
         for (index, screen) in plan.screens.enumerated() {
             guard let name = screen.connector else { continue }
             if windows[index].follow(connection.outputs.first { $0.name == name }) {
-                seat?.setSurface(windows[index].surface, window: index)
+                seatInput.seat?.setSurface(windows[index].surface, window: index)
             }
         }
     }
@@ -68,24 +80,37 @@ package final class WaylandBackend: Backend {
     }
 
     package func rotation(ofScreen index: Int) -> Int { 0 }
+}
 
-    package func startInput(_ request: InputRequest, sink: InputSink) {
-        guard self.sink == nil else { return }
-        self.sink = sink
-        reconfigureInput(request)
+/// The compositor's seat as the daemon's input: each window's actions routed to its carousel.
+private final class WaylandInput: InputBackend {
+    let seat: WaylandSeat?
+    private unowned let loop: EventLoop
+    private var targets: [TouchTarget] = []
+    private var delivery: InputDelivery?
+
+    init(seat: WaylandSeat?, loop: EventLoop) { self.seat = seat; self.loop = loop }
+
+    func start(_ request: InputRequest, sink: InputSink) {
+        guard delivery == nil else { return }
+        delivery = InputDelivery(loop: loop, sink: sink, expire: { [unowned self] now in
+            (seat?.expireStuckTouches(now: now) ?? []).flatMap { route([$0.action], window: $0.window) }
+        }, nextDeadline: { [unowned self] in seat?.nextStuckDeadline })
+        reconfigure(request)
         seat?.startupFinished()
     }
 
     /// The seat maps each window's touches onto its screen; `targets` says whose carousel that is.
-    package func reconfigureInput(_ request: InputRequest) {
+    func reconfigure(_ request: InputRequest) {
         targets = request.targets
         seat?.reconfigure(settings: request.settings, screens: request.targets.map(\.screen))
     }
 
-
-    private func deliver(_ actions: [RoutedAction]) {
-        if !actions.isEmpty { sink?.receive(actions) }
-        stuckTimer?.schedule(at: seat?.nextStuckDeadline)
+    /// What the last dispatch made, to the carousels (none before input starts).
+    func deliverTaken() {
+        let taken = seat?.takeActions() ?? []
+        guard let delivery else { return }
+        delivery.deliver(taken.flatMap { route([$0.action], window: $0.window) })
     }
 
     /// A window's actions for its carousel, touches moved to where the screen shows it (span).

@@ -45,8 +45,10 @@ package final class WaylandConnection {
     /// The clock of wp_presentation's timestamps (CLOCK_MONOTONIC on every compositor seen).
     package fileprivate(set) var presentationClock: Int32?
     private var registry: OpaquePointer?
-    /// An output came (once its name is known), changed, or went, after start-up.
-    package var onOutputsChanged: (() -> Void)?
+    /// After start-up, an output plugged in is described at once (`startupFinished`).
+    private var followsOutputs = false
+    /// An output came (once its name is known), changed, or went since `takeOutputsChanged`.
+    private var outputsChanged = false
 
     package var compositor: OpaquePointer? { globals.compositor }
     package var shm: OpaquePointer? { globals.shm }
@@ -85,6 +87,15 @@ package final class WaylandConnection {
     /// The mode an output is showing now (the first output's, when there are several).
     package var currentMode: (width: Int32, height: Int32, millihertz: Int32)? {
         outputs.lazy.flatMap(\.modes).first { $0.current }.map { ($0.width, $0.height, $0.millihertz) }
+    }
+
+    /// Start-up's round trips are over: outputs that come later are described at once.
+    package func startupFinished() { followsOutputs = true }
+
+    /// Whether an output came, changed or went since the last call (the windows follow them).
+    package func takeOutputsChanged() -> Bool {
+        defer { outputsChanged = false }
+        return outputsChanged && followsOutputs
     }
 
     /// The connection's socket, for the event loop.
@@ -153,7 +164,7 @@ package final class WaylandConnection {
             wl_output_add_listener(proxy, Self.outputListener, listenerData(info))
             // At start-up the names are asked for in a second round (xdg-output's manager may
             // come later in the registry); an output plugged in later is asked at once.
-            if onOutputsChanged != nil { describe(info) }
+            if followsOutputs { describe(info) }
         default: wl_proxy_destroy(proxy)
         }
     }
@@ -168,7 +179,7 @@ package final class WaylandConnection {
         guard let gone = outputs.first(where: { $0.globalName == globalName }) else { return }
         outputs.removeAll { $0 === gone }
         Log.info("wayland: output \(gone.name ?? "wl_output \(globalName)") went away")
-        onOutputsChanged?()
+        outputsChanged = true
         wl_output_destroy(gone.proxy)
     }
 
@@ -201,7 +212,7 @@ package final class WaylandConnection {
         },
         done: { data, _ in
             guard let info = listenerOwner(data, as: WaylandOutputInfo.self) else { return }
-            info.connection?.onOutputsChanged?()
+            info.connection?.outputsChanged = true
         },
         scale: { data, _, factor in listenerOwner(data, as: WaylandOutputInfo.self)?.scale = factor },
         name: { data, _, name in

@@ -27,7 +27,6 @@ package final class WaylandOutput: DisplayOutput {
     package private(set) var size: Size?
     private var pool = ShmBufferPool()
     private var feedback = FrameFeedback()
-    private var attachment = LoopAttachment()
     private var counters = WaylandCounters()
 
     /// The buffer `acquire` gave, for the next `commit`.
@@ -36,16 +35,12 @@ package final class WaylandOutput: DisplayOutput {
     /// the compositor closes it, goes away or breaks the protocol (the daemon ends; systemd
     /// restarts it).
     private var events: OutputEventSink?
-    /// The buffer scale changed (the seat scales positions by it).
-    package var onScaleChanged: ((Double) -> Void)?
 
-    /// `output`: the wl_output to be fullscreen on; nil lets the compositor choose. One window
-    /// per connection reads it (`watchesConnection`); the others' events arrive through it.
+    /// `output`: the wl_output to be fullscreen on; nil lets the compositor choose. The backend
+    /// reads the connection for every window.
     /// `named` without `output`: the compositor has no such output yet; the screen waits for it.
-    package init(connection: WaylandConnection, output: WaylandOutputInfo? = nil, named: String? = nil,
-                 watchesConnection: Bool = true) throws(DisplayError) {
+    package init(connection: WaylandConnection, output: WaylandOutputInfo? = nil, named: String? = nil) throws(DisplayError) {
         self.connection = connection
-        attachment.watchesConnection = watchesConnection
         window.outputName = named ?? output?.name
         if let named, output == nil {
             Log.notice("wayland: the compositor has no output \(named) yet (it has "
@@ -143,34 +138,16 @@ package final class WaylandOutput: DisplayOutput {
             + "unchanged frames not committed \(counters.unchangedFrames)"
     }
 
-    /// What to do after each read of the connection (the seat's unframed touches).
-    package var afterDispatch: (() -> Void)? {
-        get { attachment.afterDispatch }
-        set { attachment.afterDispatch = newValue }
-    }
-
     package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
-        attachment.loop = loop
         self.events = OutputEventSink(loop: loop, handler: events)
-        if attachment.watchesConnection {
-            attachment.watch = try loop.watch(connection.fd, name: "Wayland") { [unowned self] in
-                do throws(DisplayError) {
-                    try connection.dispatch()
-                    attachment.afterDispatch?()
-                } catch {
-                    attachment.watch = nil
-                    self.events?.emit(.ended(.failed(error)))
-                }
-            }
-        }
         // Configures that arrived during start-up's round trip.
         if size != nil { self.events?.emit(.changed) }
     }
 
-    package func detach() {
-        attachment.watch = nil
-        events = nil
-    }
+    package func detach() { events = nil }
+
+    /// The connection broke (the compositor went away or sent a protocol error): the window ends.
+    package func connectionFailed(_ error: DisplayError) { events?.emit(.ended(.failed(error))) }
 
     package func acquire() throws(DisplayError) -> PixelBuffer {
         guard window.surface != nil, let size, feedback.callback == nil else {
@@ -252,13 +229,13 @@ package final class WaylandOutput: DisplayOutput {
     private func resize() {
         let newSize = configured.bufferSize(outputMode: connection.currentMode.map { ($0.width, $0.height) })
         guard newSize != size else {
-            if attachment.loop != nil, feedback.callback == nil { events?.emit(.changed) }
+            if events != nil, feedback.callback == nil { events?.emit(.changed) }
             return
         }
         if let size { Log.info("wayland: resized from \(Int(size.width))x\(Int(size.height)) to \(Int(newSize.width))x\(Int(newSize.height))") }
         size = newSize
         pool.retireAll()
-        if attachment.loop != nil { events?.emit(.changed) }
+        if events != nil { events?.emit(.changed) }
     }
 
     /// The surface entered or left an output: its scale may change, and with it the buffer.
@@ -267,7 +244,6 @@ package final class WaylandOutput: DisplayOutput {
         guard configured.track(entered: output, left: left, scaleOf: { proxy in outputs.first { $0.proxy == proxy }?.scale })
         else { return }
         Log.info("wayland: output scale \(configured.scale): drawing at \(configured.scale)x the logical size")
-        onScaleChanged?(Double(configured.scale))
         pool.lastCommitted = nil
         if size != nil { resize() }
     }

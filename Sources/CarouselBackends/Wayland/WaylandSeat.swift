@@ -20,8 +20,8 @@ package final class WaylandSeat {
     /// Touch (or pointer) changes waiting for their frame event, with their window.
     private var pendingTouch: [(window: Int, event: DeviceEvent)] = []
     private var pendingPointer: [DeviceEvent] = []
-    /// What the engine must do, in order, and for which window (the backend routes it).
-    package var onActions: ((Int, [InputAction]) -> Void)?
+    /// What the engine must do, in order, and for which window, until the backend takes it.
+    private var actions: [(window: Int, action: InputAction)] = []
 
     package init(proxy: OpaquePointer) {
         self.proxy = proxy
@@ -78,7 +78,7 @@ package final class WaylandSeat {
     private func deliver(_ batch: [DeviceEvent], window index: Int) {
         guard windows.indices.contains(index) else { return }
         let actions = windows[index].translator.translate(batch)
-        if !actions.isEmpty { onActions?(index, actions) }
+        self.actions += actions.map { (window: index, action: $0) }
     }
 
     /// Pending touches, each window's closed by a frame event.
@@ -110,10 +110,13 @@ package final class WaylandSeat {
         for index in windows.indices { deliver(added, window: index) }
     }
 
-    /// Touches that arrived without a closing `wl_touch.frame` by the end of a dispatch (cage
-    /// 0.1.4 sends none): delivered one group per timestamp, as if the frames had come.
-    package func flushUnframed() {
+    /// What a dispatch of the connection made, in order, with each action's window. Touches
+    /// that arrived without a closing `wl_touch.frame` (cage 0.1.4 sends none) are closed
+    /// first, one group per timestamp, as if the frames had come.
+    package func takeActions() -> [(window: Int, action: InputAction)] {
         if !pendingTouch.isEmpty { deliverTouches(framed: false) }
+        defer { actions.removeAll() }
+        return actions
     }
 
     /// Pointer events come in groups closed by `frame` (wl_seat 5); older seats send no frame.

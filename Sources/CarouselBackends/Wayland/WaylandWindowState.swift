@@ -82,11 +82,3 @@ struct FrameFeedback {
     }
 }
 
-/// The loop the window is attached to, and its watch on the connection (one window's).
-struct LoopAttachment {
-    weak var loop: EventLoop?
-    var watch: Watch?
-    var watchesConnection = true
-    var afterDispatch: (() -> Void)?
-}
-

@@ -21,12 +21,12 @@ final class InputRouter: InputSink {
 
     /// Opens the input devices (once): after the first frame, or at once when starting dark.
     func start(_ settings: ShellSettings) {
-        backend.startInput(request(settings), sink: self)
+        backend.input.start(request(settings), sink: self)
     }
 
     /// New settings or new screen sizes.
     func reconfigure(_ settings: ShellSettings) {
-        backend.reconfigureInput(request(settings))
+        backend.input.reconfigure(request(settings))
     }
 
     private func request(_ settings: ShellSettings) -> InputRequest {

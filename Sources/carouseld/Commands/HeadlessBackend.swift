@@ -11,7 +11,7 @@ import CarouselPixels
 final class HeadlessBackend: Backend {
     let plan: ScreenPlan
     private let screen: HeadlessOutput
-    private(set) weak var sink: InputSink?
+    let feed = HeadlessInput()
 
     init(_ shell: ShellSettings, config: CarouselConfig, width: Int, height: Int, loop: EventLoop) {
         plan = .single(shell, config: config, backendName: "headless")
@@ -21,8 +21,14 @@ final class HeadlessBackend: Backend {
     var outputs: [DisplayOutput] { [screen] }
     func plan(for shell: ShellSettings, config: CarouselConfig) -> ScreenPlan { plan }
     func rotation(ofScreen index: Int) -> Int { 0 }
-    func startInput(_ request: InputRequest, sink: InputSink) { self.sink = sink }
-    func reconfigureInput(_ request: InputRequest) {}
+    var input: InputBackend { feed }
+}
+
+/// Input the bench feeds itself: what it sends goes straight to the sink.
+final class HeadlessInput: InputBackend {
+    private(set) weak var sink: InputSink?
+    func start(_ request: InputRequest, sink: InputSink) { self.sink = sink }
+    func reconfigure(_ request: InputRequest) {}
 }
 
 /// A 60 Hz screen in memory: a commit is visible one refresh later.

@@ -41,7 +41,7 @@ struct LoopGapBench {
         var touchTimer: LoopTimer?
         touchTimer = loop.timer("bench: touches") { now in
             touchTimer?.schedule(at: now + 1.0 / 60)
-            guard let sink = backend?.sink, let frame = fling.frame(at: now) else { return }
+            guard let sink = backend?.feed.sink, let frame = fling.frame(at: now) else { return }
             if fling.isOver { flings += 1 }
             sink.receive([(group: 0, action: .touch(frame))])
         }

@@ -7,14 +7,14 @@ import CarouselEngine
 /// A backend for running the whole app on the host: screens that keep their frames
 /// (`FakeOutput`, flips completed by the test) and a touchscreen the test scripts, whose events
 /// go through the daemon's own `InputTranslator` (so `touch_timeout` is the real one).
-final class FakeBackend: Backend {
+final class FakeBackend: Backend, InputBackend {
     let screens: [FakeOutput]
     let plan: ScreenPlan
     private var translator: InputTranslator
-    private(set) weak var sink: InputSink?
+    private unowned let loop: EventLoop
+    /// Delivers as the real inputs do, lifting quiet contacts on its own timer.
+    private var delivery: InputDelivery?
     private(set) var inputStarted = 0
-    /// Lifts quiet contacts, as the real inputs' own timers do.
-    private var stuckTimer: LoopTimer?
     static let device = 7
 
     init(_ shell: ShellSettings, config: CarouselConfig, connectors: [String], loop: EventLoop) {
@@ -22,17 +22,15 @@ final class FakeBackend: Backend {
         screens = plan.screens.map { _ in FakeOutput() }
         translator = InputTranslator(settings: shell, screen: Size(width: 640, height: 400), announceDevices: true)
         _ = translator.translate([.added(device: Self.device, name: "Fake Touchscreen", capabilities: .touch)])
-        stuckTimer = loop.timer("stuck touches") { [unowned self] now in
-            deliver(translator.expireStuckTouches(now: now))
-        }
+        self.loop = loop
     }
 
     private func deliver(_ actions: [InputAction]) {
-        if !actions.isEmpty { sink?.receive(actions.map { (group: 0, action: $0) }) }
-        stuckTimer?.schedule(at: translator.nextStuckDeadline)
+        delivery?.deliver(actions.map { (group: 0, action: $0) })
     }
 
     var outputs: [DisplayOutput] { screens }
+    var input: InputBackend { self }
 
     func plan(for shell: ShellSettings, config: CarouselConfig) -> ScreenPlan {
         ScreenPlan.make(shell: shell, config: config, connected: plan.screens.compactMap(\.connector))
@@ -40,17 +38,18 @@ final class FakeBackend: Backend {
 
     func rotation(ofScreen index: Int) -> Int { 0 }
 
-    func startInput(_ request: InputRequest, sink: InputSink) {
+    func start(_ request: InputRequest, sink: InputSink) {
         inputStarted += 1
-        self.sink = sink
-        reconfigureInput(request)
+        delivery = InputDelivery(loop: loop, sink: sink, expire: { [unowned self] now in
+            translator.expireStuckTouches(now: now).map { (group: 0, action: $0) }
+        }, nextDeadline: { [unowned self] in translator.nextStuckDeadline })
+        reconfigure(request)
     }
 
-    func reconfigureInput(_ request: InputRequest) {
+    func reconfigure(_ request: InputRequest) {
         guard let target = request.targets.first else { return }
         translator.reconfigure(settings: request.settings, screen: target.screen)
     }
-
 
     /// One touch frame of the scripted touchscreen: `phase` for `slot` at (x, y), at `time`.
     func touch(_ phase: TouchPhase, slot: Int = 0, x: Double = 320, y: Double = 200, at time: Double) {

@@ -1,0 +1,32 @@
+import CarouselCore
+import CarouselEngine
+
+/// The input half of a backend: its devices (libinput's, a compositor's seat, a test's), started
+/// once the first frame is on screen (or at once when the screens start dark).
+package protocol InputBackend: AnyObject {
+    /// Starts the devices, once. What they ask for goes to `sink`, on the loop, and so do the
+    /// lifts of contacts that sent nothing for `touch_timeout` (the input's own timer).
+    func start(_ request: InputRequest, sink: InputSink)
+    /// New settings, screen sizes or touch targets (a reload, a screen that changed).
+    func reconfigure(_ request: InputRequest)
+}
+
+/// Where an input source's actions go, for every source alike: to the sink, and then the
+/// stuck-touch timer is set to the source's next deadline. A contact that sent nothing for
+/// `touch_timeout` is lifted by `expire` when that timer fires, and delivered the same way.
+package final class InputDelivery {
+    private unowned let sink: InputSink
+    private let nextDeadline: () -> Double?
+    private var timer: LoopTimer?
+
+    package init(loop: EventLoop, sink: InputSink, expire: @escaping (_ now: Double) -> [RoutedAction],
+                 nextDeadline: @escaping () -> Double?) {
+        self.sink = sink; self.nextDeadline = nextDeadline
+        timer = loop.timer("stuck touches") { [unowned self] now in deliver(expire(now)) }
+    }
+
+    package func deliver(_ actions: [RoutedAction]) {
+        if !actions.isEmpty { sink.receive(actions) }
+        timer?.schedule(at: nextDeadline())
+    }
+}
