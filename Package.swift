@@ -93,12 +93,25 @@ let package = Package(
         ]),
         fuzzLibrary ? .target(name: "carouseld", dependencies: carouseldDependencies, exclude: ["Carouseld.swift"])
                     : .executableTarget(name: "carouseld", dependencies: carouseldDependencies),
-        // Helpers shared by both test targets (the seeded generator of the property and fuzz tests).
+        // Test helpers, a target per layer they need, so that each layer's tests import only that
+        // layer and the ones below. TestSupport needs no layer: the seeded generator of the
+        // property and fuzz tests, throwaway directories, a stand-in for systemd's notify socket.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Log capture (Core's log sink) and `libinput record` files written from touches.
+        .target(name: "CoreTestSupport", dependencies: ["CarouselCore", "CLinux"], path: "Tests/CoreTestSupport"),
+        // Test pictures made and encoded with the real libraries, colour checks, fixed cards.
+        .target(name: "PixelsTestSupport", dependencies: [
+            "CarouselPixels", "CarouselEngine", "CImaging", "TestSupport",
+        ], path: "Tests/PixelsTestSupport"),
+        // A test target per layer, depending on that layer and the ones below only.
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "TestSupport"]),
         // The loop and the process plumbing, tested with nothing above them.
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore", "CLinux"]),
-        .testTarget(name: "carouseldTests", dependencies: ["carouseld", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CWayland", "CarouselEngine", "TestSupport", "CDRM", "CInput", "CLinux", "CImaging", "CSystemd"]),
+        // What needs the app's own types: the daemon on a fake backend, its commands, power, plays.
+        .testTarget(name: "carouseldTests", dependencies: [
+            "carouseld", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CWayland", "CarouselEngine",
+            "TestSupport", "CoreTestSupport", "PixelsTestSupport", "CDRM", "CInput", "CLinux", "CImaging", "CSystemd",
+        ]),
     ],
     cxxLanguageStandard: .cxx17
 )

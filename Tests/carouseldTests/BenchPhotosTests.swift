@@ -3,6 +3,8 @@ import Foundation
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import PixelsTestSupport
 
 /// `bench --photos DIR` on a tiny directory: one row per picture with its facts, a positive
 /// decode time and a peak measured by a fresh carouseld, and the paging figures. No timing

@@ -5,6 +5,8 @@ import Foundation
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import CoreTestSupport
 
 /// `carouseld check`: the report, and the real binary's output and exit status.
 final class ConfigCheckTests: XCTestCase {

@@ -5,6 +5,8 @@ import Foundation
 import Glibc
 import XCTest
 @testable import carouseld
+import TestSupport
+import CoreTestSupport
 
 /// Loading a whole directory: relative media paths, required files, problems collected together.
 final class ConfigLoaderTests: XCTestCase {

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import XCTest
 @testable import carouseld
+import TestSupport
 
 /// The inotify watcher against real file operations: each case is a way people and tools
 /// change files (editors, rsync, rm -rf and mkdir, queue overflow).

@@ -3,6 +3,7 @@
 import Glibc
 import XCTest
 @testable import carouseld
+import TestSupport
 
 /// A picture copied into the media directory in place: cp, scp and dd create the final name
 /// first and write the bytes over seconds. The reload waits until the writer closes the file,

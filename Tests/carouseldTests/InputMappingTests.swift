@@ -2,6 +2,7 @@
 import XCTest
 import CarouselEngine
 @testable import carouseld
+import CoreTestSupport
 
 /// libinput's transformed coordinates and the rotation from panel to logical screen.
 final class InputMappingTests: XCTestCase {

@@ -2,6 +2,7 @@
 import Glibc
 import XCTest
 @testable import carouseld
+import TestSupport
 
 /// sd_notify through libsystemd, read back from a real unix datagram socket.
 final class NotifierTests: XCTestCase {

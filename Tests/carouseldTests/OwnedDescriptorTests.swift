@@ -3,6 +3,7 @@
 import Glibc
 import XCTest
 @testable import carouseld
+import TestSupport
 
 /// Descriptors are closed by their owner's end, exactly once, on every path.
 final class OwnedDescriptorTests: XCTestCase {

@@ -2,6 +2,7 @@
 @testable import CarouselPixels
 import XCTest
 @testable import carouseld
+import PixelsTestSupport
 
 /// The parts of the plane path that run without a display: a planes frame flattened for a
 /// screenshot, the primary plane's picture drawn without asking for cards, and the log that

@@ -3,6 +3,7 @@
 import XCTest
 import CarouselEngine
 @testable import carouseld
+import CoreTestSupport
 
 /// Reading `libinput record` files: the structure, and errors that name the file and the line.
 final class RecordingParserTests: XCTestCase {

@@ -5,6 +5,9 @@ import XCTest
 import CarouselEngine
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import CoreTestSupport
+import PixelsTestSupport
 
 /// `carouseld replay --config DIR --frames OUT`: the config directory's settings and pictures,
 /// and a PNG for every 60 Hz frame that shows what the panel would have shown.

@@ -4,6 +4,7 @@
 import XCTest
 import CarouselEngine
 @testable import carouseld
+import CoreTestSupport
 
 /// `carouseld replay` on recordings the tests write themselves, through the command's own code
 /// path (`Replay.lines(path:)`): what the strip does after each kind of gesture.

@@ -3,6 +3,7 @@
 import Glibc
 import XCTest
 @testable import carouseld
+import TestSupport
 
 /// Schedules read in a fixed zone from tzdata, whatever the machine's own.
 class LocalZoneTestCase: XCTestCase {

@@ -4,6 +4,7 @@
 import CarouselEngine
 import XCTest
 @testable import carouseld
+import CoreTestSupport
 
 /// `touch_timeout` in the translator, on scripted device events (the same path as libinput's
 /// and the Wayland seat's).

@@ -1,6 +1,7 @@
 @testable import CarouselCore
 import Foundation
 import XCTest
+import TestSupport
 
 /// systemd/carouseld.service checked by systemd itself (`systemd-analyze verify` and
 /// `security --offline=true`, score ≤ 2.0), and scripts/install staged into a directory.

@@ -3,6 +3,8 @@ import CarouselEngine
 import Glibc
 import XCTest
 @testable import carouseld
+import TestSupport
+import PixelsTestSupport
 
 /// The whole daemon on the host: the real `DaemonRunner` and everything it assembles (config
 /// watcher and reload, image stores and their decode threads, operations, control socket,

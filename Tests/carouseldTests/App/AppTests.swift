@@ -3,6 +3,8 @@ import CarouselEngine
 import Glibc
 import XCTest
 @testable import carouseld
+import TestSupport
+import CoreTestSupport
 
 /// The whole daemon on the host (`AppHarness`): wiring faults are caught here, not in the VM.
 final class AppTests: XCTestCase {

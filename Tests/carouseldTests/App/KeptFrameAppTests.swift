@@ -3,6 +3,7 @@ import CarouselPixels
 import Glibc
 import XCTest
 @testable import carouseld
+import TestSupport
 
 /// The start frame kept per screen: written once the carousel rests, final, on its first
 /// picture; shown at the next start before any card is decoded; not shown when the picture

@@ -4,6 +4,9 @@ import Foundation
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import CoreTestSupport
+import PixelsTestSupport
 
 /// Broken files made by the tests themselves: each is skipped with one log line naming the
 /// path and the reason, the others still show, and nothing crashes.

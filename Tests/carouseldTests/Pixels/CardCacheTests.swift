@@ -6,6 +6,8 @@ import Glibc
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import PixelsTestSupport
 
 /// The card cache on disk: a hit gives the decoded card's pixels, a changed source misses, a
 /// damaged entry is detected (logged, removed, decoded again), the bound and the playlists

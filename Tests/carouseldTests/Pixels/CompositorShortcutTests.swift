@@ -4,6 +4,8 @@ import CImaging
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import PixelsTestSupport
+import TestSupport
 
 /// The compositor's cheaper ways of drawing a frame: emphasis too small to see is dropped,
 /// and fast frames sample scaled cards nearest, then are redrawn bilinearly when they stop.

@@ -4,6 +4,8 @@ import CImaging
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import PixelsTestSupport
+import TestSupport
 
 /// The compositor against pictures computed independently: solid-colour cards at known
 /// places, so every expected pixel is a colour, a blend, or the background.

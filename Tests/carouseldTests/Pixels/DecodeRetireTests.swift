@@ -4,6 +4,8 @@ import Glibc
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import PixelsTestSupport
 
 /// A reload retires the old image store on the event loop. Its decode worker may be in the
 /// middle of a huge picture: stopping it must not wait for that decode (it used to, freezing

@@ -3,6 +3,8 @@ import CImaging
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import PixelsTestSupport
 
 /// Decoding through the real libraries and the one pixman resample: fit modes, EXIF
 /// orientation, JPEG DCT scaling, alpha over the background.

@@ -3,6 +3,8 @@ import CImaging
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import PixelsTestSupport
 
 /// A preview is a draft: a progressive JPEG's comes from its first scans only.
 final class DraftPreviewTests: XCTestCase {

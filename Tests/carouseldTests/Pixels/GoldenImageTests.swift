@@ -5,6 +5,8 @@ import Foundation
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import PixelsTestSupport
 
 /// Rendered frames compared with committed pictures (reviewed by eye when made), within a
 /// small per-channel tolerance. Regenerate with CAROUSELD_WRITE_GOLDEN=1 after a deliberate

@@ -5,6 +5,9 @@ import Glibc
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import CoreTestSupport
+import PixelsTestSupport
 
 /// Hostile picture files, made by the tests (sparse or small, nothing big committed): each is
 /// refused with a reason naming what is wrong, from its header where it can be, without the

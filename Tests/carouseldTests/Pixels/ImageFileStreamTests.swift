@@ -4,6 +4,8 @@ import Foundation
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import PixelsTestSupport
 
 /// JPEG and PNG rows read straight from the open file (pread, 64 KB at a time) instead of a
 /// copy of the whole file: the same pixels as a decode from memory, and a file that changes

@@ -5,6 +5,8 @@ import Glibc
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import PixelsTestSupport
 
 /// The image store: decodes on its worker, hands what finished to the loop, keeps a
 /// bounded window of cards around the selected one.

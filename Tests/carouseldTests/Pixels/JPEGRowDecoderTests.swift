@@ -4,6 +4,8 @@ import CImaging
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import PixelsTestSupport
 
 /// JPEG cards made a band of decoded rows at a time (the daemon's path) against the same card
 /// made from one whole-picture decode by libturbojpeg.

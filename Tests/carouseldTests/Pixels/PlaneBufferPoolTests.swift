@@ -2,6 +2,8 @@ import CarouselEngine
 import Foundation
 import XCTest
 @testable import CarouselPixels
+import TestSupport
+import PixelsTestSupport
 
 /// The plane path's buffers: a picture a spare still holds is shown with nothing copied, so a
 /// short playlist pages with no copy once round; a longer one copies one card a page, into a

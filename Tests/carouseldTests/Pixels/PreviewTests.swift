@@ -7,6 +7,9 @@ import Glibc
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import CoreTestSupport
+import PixelsTestSupport
 
 /// Previews: a card not decoded in time shows its 1/8 preview, scaled up into the card's
 /// exact rectangle, until the full card replaces it; decodes go the selected card first, then

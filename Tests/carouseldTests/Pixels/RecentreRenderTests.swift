@@ -4,6 +4,8 @@ import XCTest
 @testable import CarouselEngine
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import PixelsTestSupport
 
 /// The loop seam: paging forward from the last picture settles in the strip's right clone and
 /// the engine re-centres into the real copy in the same update. The frame just before the

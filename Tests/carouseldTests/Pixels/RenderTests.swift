@@ -4,6 +4,8 @@ import Foundation
 import XCTest
 @testable import carouseld
 @testable import CarouselPixels
+import TestSupport
+import PixelsTestSupport
 
 /// `carouseld render`'s pieces: frames of the undisturbed carousel from real files, output
 /// names, the touch script, the media listing.

@@ -1,14 +1,13 @@
 import Foundation
 import Glibc
-import XCTest
 
 /// A unix datagram socket standing in for systemd's: binds it, points NOTIFY_SOCKET at it,
 /// and returns what sd_notify sent.
-final class NotifySocket {
+package final class NotifySocket {
     private let directory: ConfigTestDirectory
     private let fd: Int32
 
-    init() throws {
+    package init() throws {
         directory = try ConfigTestDirectory()
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
@@ -31,7 +30,7 @@ final class NotifySocket {
     }
 
     /// Every datagram received so far, oldest first.
-    func messages() -> [String] {
+    package func messages() -> [String] {
         var received: [String] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

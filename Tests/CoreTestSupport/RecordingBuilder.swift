@@ -1,19 +1,20 @@
-@testable import CarouselCore
 import Foundation
 import CLinux
 
 /// A test touchscreen described as data, the way libinput's litest describes its devices.
-struct TestTouchscreen {
-    var name = "carousel test touchscreen"
-    var x = (min: 0, max: 4095, resolution: 16)
-    var y = (min: 0, max: 4095, resolution: 16)
-    var slots = 10
+package struct TestTouchscreen {
+    package var name = "carousel test touchscreen"
+    package var x = (min: 0, max: 4095, resolution: 16)
+    package var y = (min: 0, max: 4095, resolution: 16)
+    package var slots = 10
     /// INPUT_PROP_DIRECT: a touchscreen, not a touchpad.
-    var properties = [Int(INPUT_PROP_DIRECT)]
+    package var properties = [Int(INPUT_PROP_DIRECT)]
+
+    package init() {}
 
     /// Device units for a position given in percent of the axis (like litest's percent coordinates).
-    func units(xPercent: Double) -> Int { Self.units(xPercent, x.min, x.max) }
-    func units(yPercent: Double) -> Int { Self.units(yPercent, y.min, y.max) }
+    package func units(xPercent: Double) -> Int { Self.units(xPercent, x.min, x.max) }
+    package func units(yPercent: Double) -> Int { Self.units(yPercent, y.min, y.max) }
     private static func units(_ pct: Double, _ lo: Int, _ hi: Int) -> Int {
         min(hi, lo + Int((pct / 100 * Double(hi - lo + 1)).rounded()))
     }
@@ -21,16 +22,16 @@ struct TestTouchscreen {
 
 /// Writes `libinput record` YAML for touches on a `TestTouchscreen`, with positions in percent
 /// of the screen and times in seconds. Each touch change is one evdev frame ending in SYN_REPORT.
-struct RecordingBuilder {
-    let device: TestTouchscreen
-    private(set) var frames: [(usec: Int, events: [(type: Int32, code: Int32, value: Int)])] = []
+package struct RecordingBuilder {
+    package let device: TestTouchscreen
+    package private(set) var frames: [(usec: Int, events: [(type: Int32, code: Int32, value: Int)])] = []
     private var nextTrackingID = 1
     private var trackingIDs: [Int: Int] = [:]
 
-    init(device: TestTouchscreen = TestTouchscreen()) { self.device = device }
+    package init(device: TestTouchscreen = TestTouchscreen()) { self.device = device }
 
     /// Fingers `slot` put down, moved or lifted together at time `t` (one SYN_REPORT).
-    mutating func frame(at t: Double, _ changes: [(slot: Int, change: Change)]) {
+    package mutating func frame(at t: Double, _ changes: [(slot: Int, change: Change)]) {
         var events: [(Int32, Int32, Int)] = []
         for (slot, change) in changes {
             events.append((Int32(EV_ABS), ABS_MT_SLOT, slot))
@@ -54,16 +55,16 @@ struct RecordingBuilder {
         frames.append((Int((t * 1_000_000).rounded()), events.map { (type: $0.0, code: $0.1, value: $0.2) }))
     }
 
-    enum Change { case down(x: Double, y: Double), move(x: Double, y: Double), up }
+    package enum Change { case down(x: Double, y: Double), move(x: Double, y: Double), up }
 
-    mutating func down(_ slot: Int = 0, x: Double, y: Double, at t: Double) { frame(at: t, [(slot, .down(x: x, y: y))]) }
-    mutating func move(_ slot: Int = 0, x: Double, y: Double, at t: Double) { frame(at: t, [(slot, .move(x: x, y: y))]) }
-    mutating func up(_ slot: Int = 0, at t: Double) { frame(at: t, [(slot, .up)]) }
+    package mutating func down(_ slot: Int = 0, x: Double, y: Double, at t: Double) { frame(at: t, [(slot, .down(x: x, y: y))]) }
+    package mutating func move(_ slot: Int = 0, x: Double, y: Double, at t: Double) { frame(at: t, [(slot, .move(x: x, y: y))]) }
+    package mutating func up(_ slot: Int = 0, at t: Double) { frame(at: t, [(slot, .up)]) }
 
     /// A finger down at `from`, moved in straight steps every `interval` seconds to `to`, optionally
     /// held still for `rest` seconds, then lifted. Returns the time it lifts.
     @discardableResult
-    mutating func drag(_ slot: Int = 0, from: (x: Double, y: Double), to: (x: Double, y: Double),
+    package mutating func drag(_ slot: Int = 0, from: (x: Double, y: Double), to: (x: Double, y: Double),
                        start: Double, duration: Double, interval: Double = 0.008, rest: Double = 0) -> Double {
         down(slot, x: from.x, y: from.y, at: start)
         let steps = max(1, Int((duration / interval).rounded()))
@@ -76,7 +77,7 @@ struct RecordingBuilder {
         return end
     }
 
-    func yaml() -> String {
+    package func yaml() -> String {
         var l = ["version: 1", "ndevices: 1", "libinput:", "  version: 1.22.1", "system:", "  os: debian:12",
                  "devices:", "- node: /dev/input/event7", "  evdev:", "    name: \(device.name)",
                  "    id: [3, 4660, 22136, 1]", "    codes:", "      0: [0]", "      1: [\(BTN_TOUCH)]",
@@ -100,11 +101,11 @@ struct RecordingBuilder {
     }
 
     /// Writes the YAML to a fresh temporary file and returns its path.
-    func write(named name: String = "recording") throws -> String {
+    package func write(named name: String = "recording") throws -> String {
         try Self.write(yaml(), named: name)
     }
 
-    static func write(_ text: String, named name: String) throws -> String {
+    package static func write(_ text: String, named name: String) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("carouseld-tests-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent("\(name)-\(UUID().uuidString).yml")

@@ -1,25 +1,16 @@
-@testable import CarouselCore
 import CImaging
 import CarouselEngine
 import Foundation
+import TestSupport
 import XCTest
-@testable import carouseld
 @testable import CarouselPixels
 
 /// Pictures, files and pixel checks the pixel tests share. Every test picture is made here,
 /// with the real libraries (pixman to paint, libturbojpeg/libpng/libwebp/libexif to encode).
-enum TestPictures {
-    /// A fresh directory under /tmp, removed by the caller's `addTeardownBlock`.
-    static func temporaryDirectory(_ test: XCTestCase) throws -> String {
-        let path = NSTemporaryDirectory() + "carouseld-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        return path
-    }
-
+extension TestPictures {
     /// An opaque picture of vertical stripes, one colour each, equally wide; a8r8g8b8 with
     /// alpha 0xFF like the cards the decoder makes.
-    static func stripes(_ colours: [UInt32], width: Int, height: Int) -> PixelImage {
+    package static func stripes(_ colours: [UInt32], width: Int, height: Int) -> PixelImage {
         let image = PixelImage(width: width, height: height, format: PIXMAN_a8r8g8b8)!
         for (i, colour) in colours.enumerated() {
             let left = width * i / colours.count, right = width * (i + 1) / colours.count
@@ -30,7 +21,7 @@ enum TestPictures {
     }
 
     /// 8x8 blocks of pseudo-random colours (fixed seed): a JPEG of it is mostly scan data.
-    static func noise(width: Int, height: Int) -> PixelImage {
+    package static func noise(width: Int, height: Int) -> PixelImage {
         let image = PixelImage(width: width, height: height)!
         var state: UInt32 = 12345
         for y in stride(from: 0, to: height, by: 8) {
@@ -43,18 +34,18 @@ enum TestPictures {
         return image
     }
 
-    static func solid(_ colour: UInt32, width: Int, height: Int) -> PixelImage {
+    package static func solid(_ colour: UInt32, width: Int, height: Int) -> PixelImage {
         stripes([colour], width: width, height: height)
     }
 
     @discardableResult
-    static func writePNG(_ image: PixelImage, _ path: String) throws -> String {
+    package static func writePNG(_ image: PixelImage, _ path: String) throws -> String {
         try PNGWriter.write(image.buffer, to: path)
         return path
     }
 
     /// A PNG with straight alpha, from a premultiplied-free BGRA description: every pixel `argb`.
-    static func writeTranslucentPNG(argb: UInt32, width: Int, height: Int, to path: String) throws {
+    package static func writeTranslucentPNG(argb: UInt32, width: Int, height: Int, to path: String) throws {
         var pixels = [UInt32](repeating: argb, count: width * height) // B,G,R,A bytes in memory
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
@@ -63,14 +54,14 @@ enum TestPictures {
         XCTAssertNotEqual(png_image_write_to_file(&image, path, 0, &pixels, Int32(width * 4), nil), 0)
     }
 
-    static func jpeg(_ image: PixelImage, quality: Int = 95, orientation: Int? = nil) throws -> [UInt8] {
+    package static func jpeg(_ image: PixelImage, quality: Int = 95, orientation: Int? = nil) throws -> [UInt8] {
         var bytes = try XCTUnwrap(JPEGEncoder.encode(image, quality: quality))
         if let orientation { bytes.insert(contentsOf: exifSegment(orientation: orientation), at: 2) }
         return bytes
     }
 
     /// An APP1 segment holding an EXIF block built by libexif with just the orientation tag.
-    static func exifSegment(orientation: Int) -> [UInt8] {
+    package static func exifSegment(orientation: Int) -> [UInt8] {
         let exif = exif_data_new()!
         defer { exif_data_unref(exif) }
         exif_data_set_byte_order(exif, EXIF_BYTE_ORDER_INTEL)
@@ -87,7 +78,7 @@ enum TestPictures {
         return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + Array(UnsafeBufferPointer(start: data, count: Int(size)))
     }
 
-    static func webp(_ image: PixelImage, lossless: Bool = true) throws -> [UInt8] {
+    package static func webp(_ image: PixelImage, lossless: Bool = true) throws -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>? = nil
         let base = image.base.assumingMemoryBound(to: UInt8.self)
         let size = lossless
@@ -99,14 +90,14 @@ enum TestPictures {
     }
 
     @discardableResult
-    static func write(_ bytes: [UInt8], _ path: String) throws -> String {
+    package static func write(_ bytes: [UInt8], _ path: String) throws -> String {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
 }
 
 /// Colour checks with a per-channel tolerance.
-func assertColour(_ actual: UInt32, _ expected: UInt32, tolerance: Int = 2, _ what: String,
+package func assertColour(_ actual: UInt32, _ expected: UInt32, tolerance: Int = 2, _ what: String,
                   file: StaticString = #filePath, line: UInt = #line) {
     let channels = [16, 8, 0].map { shift in abs(Int((actual >> shift) & 0xFF) - Int((expected >> shift) & 0xFF)) }
     XCTAssert(channels.allSatisfy { $0 <= tolerance },
@@ -114,13 +105,13 @@ func assertColour(_ actual: UInt32, _ expected: UInt32, tolerance: Int = 2, _ wh
               file: file, line: line)
 }
 
-func hex(_ v: UInt32) -> String {
+package func hex(_ v: UInt32) -> String {
     let s = String(v, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, 6 - s.count)) + s
 }
 
 /// `a` over a background at `opacity`, per channel (what a faded card must show).
-func blend(_ a: UInt32, over b: UInt32, opacity: Double) -> UInt32 {
+package func blend(_ a: UInt32, over b: UInt32, opacity: Double) -> UInt32 {
     [16, 8, 0].reduce(UInt32(0)) { result, shift in
         let ca = Double((a >> shift) & 0xFF), cb = Double((b >> shift) & 0xFF)
         return result | (UInt32((ca * opacity + cb * (1 - opacity)).rounded()) << shift)
@@ -128,27 +119,17 @@ func blend(_ a: UInt32, over b: UInt32, opacity: Double) -> UInt32 {
 }
 
 /// A card source with fixed cards, for compositor tests independent of decoding.
-final class FixedCards: CardSource {
-    var cards: [Int: Card]
-    let background: RGB
-    private(set) var requests = 0
-    init(_ pictures: [Int: PixelImage], background: RGB = RGB(0x101010)) {
+package final class FixedCards: CardSource {
+    package var cards: [Int: Card]
+    package let background: RGB
+    package private(set) var requests = 0
+    package init(_ pictures: [Int: PixelImage], background: RGB = RGB(0x101010)) {
         self.background = background
         cards = pictures.mapValues { Card(picture: $0, background: background)! }
     }
-    func set(_ index: Int, _ picture: PixelImage) { cards[index] = Card(picture: picture, background: background) }
-    func cards(for layout: FrameLayout) -> [Int: Card] {
+    package func set(_ index: Int, _ picture: PixelImage) { cards[index] = Card(picture: picture, background: background) }
+    package func cards(for layout: FrameLayout) -> [Int: Card] {
         requests += 1
         return cards.filter { index, _ in layout.cards.contains { $0.index == index } }
     }
-}
-
-/// Captures log lines for the duration of `body`.
-func capturingLog(_ body: () throws -> Void) rethrows -> [(Log.Level, String)] {
-    final class Lines: @unchecked Sendable { var lines: [(Log.Level, String)] = [] }
-    let captured = Lines()
-    Log.sink = { level, line in captured.lines.append((level, line)) }
-    defer { Log.sink = nil }
-    try body()
-    return captured.lines
 }
