@@ -2,7 +2,6 @@
 import CLinux
 import Glibc
 import XCTest
-@testable import carouseld
 
 /// The epoll loop and its descriptor sources, on real kernel objects.
 final class EventLoopTests: XCTestCase {

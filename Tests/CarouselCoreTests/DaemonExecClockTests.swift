@@ -1,6 +1,5 @@
 @testable import CarouselCore
 import XCTest
-@testable import carouseld
 
 /// The exec-to-first-frame figure: time since this process started, from /proc/self/stat.
 final class DaemonExecClockTests: XCTestCase {

@@ -2,7 +2,6 @@
 import CLinux
 import Glibc
 import XCTest
-@testable import carouseld
 
 /// Work off the loop: its result is handed to the loop, from a thread nicer than the loop.
 final class BackgroundTaskTests: XCTestCase {
