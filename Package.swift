@@ -107,6 +107,9 @@ let package = Package(
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "TestSupport"]),
         // The loop and the process plumbing, tested with nothing above them.
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore", "CLinux"]),
+        .testTarget(name: "CarouselConfigTests", dependencies: [
+            "CarouselConfig", "CarouselCore", "CarouselEngine", "CLinux", "TestSupport", "CoreTestSupport",
+        ]),
         // What needs the app's own types: the daemon on a fake backend, its commands, power, plays.
         .testTarget(name: "carouseldTests", dependencies: [
             "carouseld", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CWayland", "CarouselEngine",

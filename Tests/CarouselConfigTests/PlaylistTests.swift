@@ -3,7 +3,6 @@
 import Foundation
 import Glibc
 import XCTest
-@testable import carouseld
 import TestSupport
 
 /// playlist.m3u and the media directory listing: EXTINF, comments, natural order, containment.

@@ -2,7 +2,6 @@
 @testable import CarouselCore
 import Foundation
 import XCTest
-@testable import carouseld
 
 /// Parsing carouseld.conf again and again (every reload does) must not grow the process: the
 /// toml++ document is freed after each parse. (TOMLKit, used before, leaked about 1 KB a parse.)

@@ -4,7 +4,6 @@ import CarouselEngine
 import Foundation
 import Glibc
 import XCTest
-@testable import carouseld
 import TestSupport
 import CoreTestSupport
 

@@ -3,7 +3,6 @@
 import Foundation
 import Glibc
 import XCTest
-@testable import carouseld
 import TestSupport
 
 /// The inotify watcher against real file operations: each case is a way people and tools

@@ -2,7 +2,6 @@
 @testable import CarouselCore
 import Glibc
 import XCTest
-@testable import carouseld
 import TestSupport
 
 /// A picture copied into the media directory in place: cp, scp and dd create the final name

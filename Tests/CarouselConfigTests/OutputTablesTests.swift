@@ -2,7 +2,6 @@
 @testable import CarouselCore
 import CarouselEngine
 import XCTest
-@testable import carouseld
 
 /// `[[output]]` tables in carouseld.conf: parsing, overrides, the `output` shorthand and every
 /// problem with its file:line.

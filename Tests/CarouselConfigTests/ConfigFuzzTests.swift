@@ -1,7 +1,6 @@
 @testable import CarouselConfig
 import CarouselEngine
 import XCTest
-@testable import carouseld
 import TestSupport
 
 /// Random bytes and random mutations of a valid file: the parser never crashes, and every

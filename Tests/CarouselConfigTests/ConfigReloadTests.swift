@@ -3,7 +3,6 @@
 import CarouselEngine
 import Glibc
 import XCTest
-@testable import carouseld
 import TestSupport
 
 /// ReloadController: last good config kept, new valid one applied, picture on screen kept.

@@ -2,7 +2,6 @@
 @testable import CarouselCore
 import CarouselEngine
 import XCTest
-@testable import carouseld
 
 /// carouseld.conf parsing: every key, every wrong type, range errors, unknown keys, positions.
 final class ConfigParserTests: XCTestCase {

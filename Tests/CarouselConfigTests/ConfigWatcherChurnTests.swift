@@ -5,7 +5,6 @@ import Foundation
 import Glibc
 import TestSupport
 import XCTest
-@testable import carouseld
 
 /// Thousands of random changes to a live config directory, with the watcher and the
 /// ReloadController in-process as the daemon runs them. Nothing may crash, and once the churn

@@ -3,7 +3,6 @@
 import CarouselEngine
 import Glibc
 import XCTest
-@testable import carouseld
 import TestSupport
 
 /// LiveConfig: inotify and SIGHUP end in the same reload, loaded off the loop and swapped in
