@@ -107,6 +107,10 @@ let package = Package(
         .testTarget(name: "CarouselEngineTests", dependencies: ["CarouselEngine", "TestSupport"]),
         // The loop and the process plumbing, tested with nothing above them.
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore", "CLinux"]),
+        .testTarget(name: "CarouselPixelsTests", dependencies: [
+            "CarouselPixels", "CarouselCore", "CarouselEngine", "CImaging", "CLinux",
+            "TestSupport", "CoreTestSupport", "PixelsTestSupport",
+        ]),
         .testTarget(name: "CarouselConfigTests", dependencies: [
             "CarouselConfig", "CarouselCore", "CarouselEngine", "CLinux", "TestSupport", "CoreTestSupport",
         ]),

@@ -3,7 +3,6 @@ import CarouselEngine
 import CLinux
 import Glibc
 import XCTest
-@testable import carouseld
 @testable import CarouselPixels
 import TestSupport
 import PixelsTestSupport

@@ -1,4 +1,3 @@
-@testable import carouseld
 @testable import CarouselPixels
 import CImaging
 import XCTest

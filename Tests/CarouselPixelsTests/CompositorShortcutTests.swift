@@ -2,7 +2,6 @@
 import CarouselEngine
 import CImaging
 import XCTest
-@testable import carouseld
 @testable import CarouselPixels
 import PixelsTestSupport
 import TestSupport

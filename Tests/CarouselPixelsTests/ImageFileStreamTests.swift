@@ -2,7 +2,6 @@
 import CarouselEngine
 import Foundation
 import XCTest
-@testable import carouseld
 @testable import CarouselPixels
 import TestSupport
 import PixelsTestSupport

@@ -3,7 +3,6 @@ import CarouselEngine
 import Foundation
 import Glibc
 import XCTest
-@testable import carouseld
 @testable import CarouselPixels
 import TestSupport
 import CoreTestSupport

@@ -1,7 +1,6 @@
 @testable import CarouselCore
 import CarouselEngine
 import XCTest
-@testable import carouseld
 @testable import CarouselPixels
 
 /// Each picture of the realistic photo set (see PhotoSet) made into a 640x400 card, for fit

@@ -1,6 +1,5 @@
 @testable import CarouselCore
 import XCTest
-@testable import carouseld
 @testable import CarouselPixels
 
 /// The rectangle a Wayland commit damages: exactly where two frames differ.

@@ -1,7 +1,5 @@
-@testable import CarouselConfig
 @testable import CarouselCore
 import Foundation
-@testable import carouseld
 @testable import CarouselPixels
 
 /// The realistic photo set of issue 14, made by scripts/make-photo-set.py (PIL, jpegtran) with
@@ -25,7 +23,7 @@ enum PhotoSet {
 
     static var script: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/make-photo-set.py").path
+            .deletingLastPathComponent().appendingPathComponent("scripts/make-photo-set.py").path
     }
 
     static var arguments: [String] { ["--card", "\(cardWidth)x\(cardHeight)", "--background", String(format: "%06x", background)] }

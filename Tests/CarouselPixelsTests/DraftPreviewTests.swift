@@ -1,7 +1,6 @@
 import CarouselEngine
 import CImaging
 import XCTest
-@testable import carouseld
 @testable import CarouselPixels
 import TestSupport
 import PixelsTestSupport
