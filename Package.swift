@@ -114,10 +114,15 @@ let package = Package(
         .testTarget(name: "CarouselConfigTests", dependencies: [
             "CarouselConfig", "CarouselCore", "CarouselEngine", "CLinux", "TestSupport", "CoreTestSupport",
         ]),
+        .testTarget(name: "CarouselBackendsTests", dependencies: [
+            "CarouselBackends", "CarouselPixels", "CarouselConfig", "CarouselCore", "CarouselEngine",
+            "CDRM", "CInput", "CLinux", "CImaging", "CSystemd", "CWayland",
+            "TestSupport", "CoreTestSupport", "PixelsTestSupport",
+        ]),
         // What needs the app's own types: the daemon on a fake backend, its commands, power, plays.
         .testTarget(name: "carouseldTests", dependencies: [
-            "carouseld", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CWayland", "CarouselEngine",
-            "TestSupport", "CoreTestSupport", "PixelsTestSupport", "CDRM", "CInput", "CLinux", "CImaging", "CSystemd",
+            "carouseld", "CarouselCore", "CarouselPixels", "CarouselConfig", "CarouselBackends", "CarouselEngine",
+            "CImaging", "CLinux", "TestSupport", "CoreTestSupport", "PixelsTestSupport",
         ]),
     ],
     cxxLanguageStandard: .cxx17

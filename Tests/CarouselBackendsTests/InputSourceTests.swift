@@ -4,7 +4,6 @@
 import XCTest
 import CarouselEngine
 import Glibc
-@testable import carouseld
 
 /// The live libinput context, on a machine with no input devices (CI): it must start, hand out
 /// a pollable fd, and say once that it runs as a slideshow. Devices are tested in the VM.

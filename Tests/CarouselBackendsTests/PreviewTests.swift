@@ -5,7 +5,6 @@ import CLinux
 import Foundation
 import Glibc
 import XCTest
-@testable import carouseld
 @testable import CarouselPixels
 import TestSupport
 import CoreTestSupport

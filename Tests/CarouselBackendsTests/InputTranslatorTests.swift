@@ -4,7 +4,6 @@
 import XCTest
 import CarouselEngine
 import CLinux
-@testable import carouseld
 
 /// The shared input path: device events (from libinput or a recording) → engine actions.
 final class InputTranslatorTests: XCTestCase {

@@ -3,7 +3,6 @@
 @testable import CarouselCore
 import CarouselEngine
 import XCTest
-@testable import carouseld
 
 /// wl_touch, wl_pointer and wl_keyboard into the daemon's input path, with no compositor.
 final class WaylandInputTests: XCTestCase {

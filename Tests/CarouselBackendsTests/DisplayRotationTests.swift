@@ -1,6 +1,5 @@
 @testable import CarouselBackends
 import XCTest
-@testable import carouseld
 
 /// Software rotation must put each pixel where DRM_MODE_ROTATE_* (counter-clockwise) would.
 final class DisplayRotationTests: XCTestCase {

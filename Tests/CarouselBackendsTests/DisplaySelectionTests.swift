@@ -1,7 +1,6 @@
 @testable import CarouselBackends
 import CDRM
 import XCTest
-@testable import carouseld
 
 /// Connector and mode choice, names and error messages, on probed data without hardware.
 final class DisplaySelectionTests: XCTestCase {

@@ -1,7 +1,6 @@
 @testable import CarouselBackends
 import XCTest
 import CarouselEngine
-@testable import carouseld
 import CoreTestSupport
 
 /// libinput's transformed coordinates and the rotation from panel to logical screen.

@@ -2,7 +2,6 @@
 @testable import CarouselCore
 import Glibc
 import XCTest
-@testable import carouseld
 import TestSupport
 
 /// Descriptors are closed by their owner's end, exactly once, on every path.

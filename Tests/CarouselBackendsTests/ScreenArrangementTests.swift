@@ -1,7 +1,6 @@
 @testable import CarouselBackends
 import CarouselEngine
 import XCTest
-@testable import carouseld
 @testable import CarouselPixels
 
 final class ScreenArrangementTests: XCTestCase {

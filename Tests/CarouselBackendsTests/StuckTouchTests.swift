@@ -3,7 +3,6 @@
 @testable import CarouselCore
 import CarouselEngine
 import XCTest
-@testable import carouseld
 import CoreTestSupport
 
 /// `touch_timeout` in the translator, on scripted device events (the same path as libinput's
