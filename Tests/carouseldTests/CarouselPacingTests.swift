@@ -93,6 +93,9 @@ final class RecordingRenderer: FrameRenderer {
         coarseDraws = max(0, coarseDraws - 1)
     }
     func invalidate() { invalidations += 1 }
+    /// Whether a frame drawn now would show every card full (`isFinal`).
+    var cardsFull = true
+    func isFinal(_ layout: FrameLayout) -> Bool { cardsFull }
 }
 
 /// Every test moves the loop's clock itself: nothing reads the real one, nothing sleeps.
@@ -164,6 +167,29 @@ final class CarouselPacingTests: XCTestCase {
         try loop.runOnce(timeoutMilliseconds: 0)
         XCTAssertEqual(output.presents, 1, "a composed screen is not drawn again for cards it does not show")
         XCTAssertEqual(renderer.layouts.count, 1)
+    }
+
+    func testTheFirstFrameWaitsForItsCardsAMomentAtMost() throws {
+        let (daemon, output, renderer, loop) = try makeDaemon()
+        renderer.cardsFull = false
+        daemon.start()
+        XCTAssertEqual(output.presents, 0, "no frame of an empty background before the pictures")
+        time.advance(by: Carousel.firstFrameWait / 2)
+        renderer.cardsFull = true   // the decode finished: the store's update redraws
+        daemon.setNeedsRedraw()
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.presents, 1, "drawn once its cards are full")
+
+        let (late, lateOutput, lateRenderer, lateLoop) = try makeDaemon()
+        lateRenderer.cardsFull = false
+        late.start()
+        time.advance(by: Carousel.firstFrameWait - 0.01)
+        try lateLoop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(lateOutput.presents, 0)
+        time.advance(by: 0.02)
+        try lateLoop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(lateOutput.presents, 1, "at the deadline it shows what is decoded")
+        XCTAssertEqual(lateLoop.nextDeadline, nil, "and then waits for nothing")
     }
 
     func testTheFirstCompletedFlipIsReportedOnce() throws {

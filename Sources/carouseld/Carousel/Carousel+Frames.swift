@@ -121,8 +121,11 @@ extension Carousel {
         // finger that stops dead never leaves a coarse frame on screen.
         let screen = screens[index]
         guard screen.redraw || layout != screen.lastDrawn || screen.renderer.needsRefinement || screen.power != .on else { return }
-        // The kept start frame stays until the live frame of that layout is final (no preview).
+        // The kept start frame stays until the live frame of that layout is final (no preview);
+        // a first frame waits for its cards a moment (`firstFrameWait`). A decode redraws.
         if screen.showsKeptFrame, layout == screen.lastDrawn, !screen.renderer.isFinal(layout) { return }
+        if screen.power == nil, let deadline = firstFrameDeadline, loop.time.now() < deadline,
+           !screen.renderer.isFinal(layout) { return }
         do {
             try screens[index].show(layout) { engine.neighbourLayouts() }
             keepStartFrameIfDue(layout)
@@ -160,6 +163,10 @@ extension Carousel {
             next = loop.time.now() + Self.darkStep
         } else {
             next = engine.nextDeadline
+        }
+        // A first frame waiting for its cards is drawn at the deadline whatever is decoded.
+        if let deadline = firstFrameDeadline, deadline > loop.time.now(), screens.contains(where: { $0.power == nil }) {
+            next = min(next ?? deadline, deadline)
         }
         timer.schedule(at: next)
     }

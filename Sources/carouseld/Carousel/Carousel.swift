@@ -43,6 +43,8 @@ final class Carousel {
     let makeRenderer: MakeRenderer
     /// Where start frames are kept (`Carousel+KeptFrame`); nil without a cache directory.
     let keptFrames: String?
+    /// Until then a screen's first frame waits for its full cards (`start`).
+    var firstFrameDeadline: Double?
     /// Writes a start frame off the loop; `framesKept` counts those written.
     let keeper: BackgroundTask<[String?]>
     var framesKept = 0
@@ -97,9 +99,15 @@ final class Carousel {
     /// meter watches. A move with no screen lit steps a few times a second, and is no stall.
     var isAnimatingOnScreen: Bool { engine.isMoving && leader != nil }
 
+    /// How long a screen's first frame may wait for its full cards before it shows what is
+    /// decoded (previews; the background where none is yet).
+    static let firstFrameWait = 1.0
+
     /// Shows the kept start frame where one matches, then draws the first frame (if a screen is
-    /// there) and arms the first deadline.
+    /// there) and arms the first deadline. Like fbi, the first frame shows the pictures, not an
+    /// empty background a moment before them: it waits for its cards, `firstFrameWait` at most.
     func start() {
+        firstFrameDeadline = loop.time.now() + Self.firstFrameWait
         showKeptFrames()
         tick(now: loop.time.now())
     }

@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+"""The first-picture race's screendumps (tests/vm/race-guest.sh), read in the guest.
+
+For each run NAME (cold1..3, fbi1..3, warm1..3): NAME-001.ppm... taken at the host times in
+NAME.times (JSON, s from dump 1), exec at NAME.exec (s after dump 1). A run's time is that of
+its first dump equal, byte for byte, to its last one and followed only by equal ones (its final
+picture, there to stay), from exec. The first dump that differs from dump 1 (the screen before
+exec) must equal the render at t = 0 in every carouseld run (tests/vm/imgcmp.py's tolerance).
+Prints each run and the best of each kind beside fbi's (issue 34 asks cold <= 0.75x, warm <= 0.5x:
+printed, not counted while it is open), then PASS/FAIL lines: the first picture of every
+carouseld run is the render at t = 0, and the warm start is quicker than the cold one.
+
+usage: race_frames.py OUT REF.png
+"""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(out, name):
+    times = json.load(open(os.path.join(out, name + ".times")))
+    exec_at = float(open(os.path.join(out, name + ".exec")).read())
+    dumps = [open(os.path.join(out, "%s-%03d.ppm" % (name, i + 1)), "rb").read() for i in range(len(times))]
+    final = dumps[-1]
+    first_final = len(dumps) - 1
+    while first_final > 0 and dumps[first_final - 1] == final:
+        first_final -= 1
+    changed = next((i for i, d in enumerate(dumps) if d != dumps[0]), None)
+    return {"time": times[first_final] - exec_at, "first_final": first_final + 1, "changed": changed,
+            "still": first_final == 0, "exec": exec_at}
+
+
+def matches(out, name, index, ref):
+    dump = os.path.join(out, "%s-%03d.ppm" % (name, index + 1))
+    p = subprocess.run([sys.executable, os.path.join(HERE, "imgcmp.py"), "compare", dump, ref],
+                       capture_output=True, text=True)
+    return p.returncode == 0, (p.stdout + p.stderr).strip()
+
+
+def main():
+    out, ref = sys.argv[1], sys.argv[2]
+    best, failures = {}, 0
+    for kind in ("cold", "fbi", "warm"):
+        for r in (1, 2, 3):
+            name = "%s%d" % (kind, r)
+            try:
+                res = run(out, name)
+            except (OSError, ValueError) as e:
+                print("FAIL race %s: no screendumps to read (%s)" % (name, e))   # nothing to check fails
+                failures += 1
+                continue
+            if res["still"] or res["changed"] is None:
+                print("FAIL race %s: the screen never changed in 10 s" % name)
+                failures += 1
+                continue
+            line = "  %s: final picture from dump %d, %.2f s after exec (exec %.2f s after dump 1)" % (
+                name, res["first_final"], res["time"], res["exec"])
+            if kind != "fbi":
+                ok, detail = matches(out, name, res["changed"], ref)
+                print(line + "; its first changed dump (%d) %s render t = 0 (%s)" % (
+                    res["changed"] + 1, "equals" if ok else "differs from", detail))
+                if not ok:
+                    print("FAIL race %s: the first picture on screen is the render at t = 0" % name)
+                    failures += 1
+            else:
+                print(line)
+            best[kind] = min(best.get(kind, 1e9), res["time"])
+    if not all(k in best for k in ("cold", "fbi", "warm")) or best["fbi"] <= 0:
+        print("FAIL race: a kind without a run to compare")
+        return
+    print("race: first picture from exec, best of 3: carouseld cold %.2f s (%.2fx fbi), warm %.2f s (%.2fx fbi), fbi %.2f s" % (
+        best["cold"], best["cold"] / best["fbi"], best["warm"], best["warm"] / best["fbi"], best["fbi"]))
+    # Issue 34's bounds, printed beside the figures and not counted while the issue is open:
+    # exec -> main alone takes 0.9-1.8 s here (the daemon's breakdown above), fbi all of 2-4 s.
+    for kind, bound in (("cold", 0.75), ("warm", 0.5)):
+        ratio = best[kind] / best["fbi"]
+        print("  race (issue 34, not counted yet): carouseld %s start at %.2fx fbi's; the issue asks at most %.2fx" % (
+            kind, ratio, bound))
+    print("%s race: the warm start (kept frame) shows its first picture sooner than the cold one (%.2f s < %.2f s)" % (
+        "PASS" if best["warm"] < best["cold"] else "FAIL", best["warm"], best["cold"]))
+    if failures == 0:
+        print("PASS race: every carouseld run's first picture on screen is the render at t = 0")
+
+
+if __name__ == "__main__":
+    main()
