@@ -36,11 +36,11 @@ ref=$out/render/frame-0000.000.png
 [ -n "$fb" ] && command -v fbi > /dev/null || { echo "FAIL race: fbi on bochs's fbdev (${fb:-no fbdev}, fbi $(command -v fbi || echo missing))"; exit 0; }
 
 now() { cut -d' ' -f1 /proc/uptime; }
-# race NAME COMMAND...: screendumps NAME-001.ppm... for 10 s while COMMAND runs from just after
+# race NAME COMMAND...: screendumps NAME-001.ppm... for 7 s while COMMAND runs from just after
 # the first; prints the exec offset (s after dump 1) to NAME.exec, the dumps' times to NAME.times
 race() {
   local name=$1 seen t; shift
-  vm-screendumps "$out/$name" 40 0.25 > "$out/$name.times" 2> "$out/$name.err" & local dumps=$!
+  vm-screendumps "$out/$name" 28 0.25 > "$out/$name.times" 2> "$out/$name.err" & local dumps=$!
   local i=0; until [ -s "$out/$name-001.ppm" ] || [ $i -ge 3000 ]; do sleep 0.01; i=$((i + 1)); done
   seen=$(now)
   "$@" > "$out/$name.log" 2>&1 < /dev/null & pid=$!

@@ -53,7 +53,7 @@ def main():
                 failures += 1
                 continue
             if res["still"] or res["changed"] is None:
-                print("FAIL race %s: the screen never changed in 10 s" % name)
+                print("FAIL race %s: the screen never changed in 7 s" % name)
                 failures += 1
                 continue
             line = "  %s: final picture from dump %d, %.2f s after exec (exec %.2f s after dump 1)" % (
