@@ -30,8 +30,8 @@ extension DrmOutput {
             throw .unsupported("the screen went before its writeback could begin")
         }
         do throws(DisplayError) {
-            let capture = try WritebackCapture(card: card, target: screen.target, frames: frames, directory: directory, loop: loop)
-            capture.onFinished = { [weak self] in self?.endWritebackIfDone() }
+            let capture = try WritebackCapture(card: card, target: screen.target, frames: frames, directory: directory,
+                                               loop: loop, whenFinished: { [weak self] in self?.endWritebackIfDone() })
             atomic.writeback = capture
         } catch {
             close(directory)

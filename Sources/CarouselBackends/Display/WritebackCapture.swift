@@ -34,7 +34,7 @@ package final class WritebackCapture {
     private var rest: LoopTimer?
     private var overdue: LoopTimer?
     /// Called from the loop once every frame is read back and has its flip time.
-    package var onFinished: (() -> Void)?
+    private let whenFinished: () -> Void
 
     private struct Job {
         let number: Int
@@ -53,7 +53,9 @@ package final class WritebackCapture {
 
     /// Joins a writeback connector to `target`'s CRTC (see `WritebackConnector`). Throws saying
     /// why it cannot; `directory` is the caller's then.
-    package init(card: DrmCard, target: ScanoutTarget, frames: Int, directory: Int32, loop: EventLoop?) throws(DisplayError) {
+    package init(card: DrmCard, target: ScanoutTarget, frames: Int, directory: Int32, loop: EventLoop?,
+                 whenFinished: @escaping () -> Void) throws(DisplayError) {
+        self.whenFinished = whenFinished
         buffer = try DumbBuffer(card: card, width: target.mode.width, height: target.mode.height)
         connector = try WritebackConnector(card: card, target: target)
         recording = WritebackRecording(directory: directory)
@@ -116,7 +118,7 @@ package final class WritebackCapture {
         if remaining > 0 { rest?.schedule(at: time + Self.restAfter) }
         recording.flipped(at: time)
         if job?.flipTime == nil { job?.flipTime = time }
-        if finished { onFinished?() }
+        if finished { whenFinished() }
     }
 
     /// The job's out-fence signalled: the display engine wrote the frame into the buffer.
@@ -126,7 +128,7 @@ package final class WritebackCapture {
         Log.debug("writeback: frame \(done.number) written")
         drop()
         flipsSinceWritten = 0
-        if finished { onFinished?() }
+        if finished { whenFinished() }
     }
 
     /// No flip for a while after the frames began: no more will come until the next change.
@@ -134,7 +136,7 @@ package final class WritebackCapture {
         guard remaining > 0, recording.count > 0 || job != nil else { return }
         Log.info("writeback: the screen rests; ending with \(recording.count + (job == nil ? 0 : 1)) frames")
         remaining = 0
-        if finished { onFinished?() }
+        if finished { whenFinished() }
     }
 
     /// The job in flight was never written: the driver lost it, and would lose the next.
@@ -143,7 +145,7 @@ package final class WritebackCapture {
         Log.warning("writeback: the driver did not write frame \(job.number) back within \(Int(Self.lostAfter)) s; ending with \(recording.count) frames")
         drop()
         remaining = 0
-        if finished { onFinished?() }
+        if finished { whenFinished() }
     }
 
     private func drop() {
