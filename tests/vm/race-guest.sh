@@ -29,7 +29,7 @@ printf 'interval = 60\nmedia = "%s"\n' "$run/media" > "$run/conf/carouseld.conf"
 first=$(ls "$run/media" | sort | head -1)
 fb=$(for f in /sys/class/graphics/fb*; do grep -qi bochs "$f/name" 2>/dev/null && echo "/dev/${f##*/}"; done | head -1)
 size=$(head -1 /sys/class/drm/card0-*/modes 2>/dev/null | head -1)
-echo "  bochs at ${size:-?}, fbdev ${fb:-none}, first picture $first"
+echo "  bochs at ${size:-?}, fbdev ${fb:-none}, first picture $first; carouseld $bin ($(ldd "$bin" | grep -c swift) Swift libraries linked dynamically)"
 "$run/carouseld" render --config "$run/conf" --size "$size" --at 0 --out "$out/render" > /dev/null 2>&1
 ref=$out/render/frame-0000.000.png
 [ -s "$ref" ] || { echo "FAIL race: no render of the race config at t = 0 ($size)"; exit 0; }
