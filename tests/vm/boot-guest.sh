@@ -63,6 +63,7 @@ udev_figures() {
   local node kcard ct now_wall now_up grp
   node=$(ls /dev/dri/card* 2>/dev/null | head -1)
   kcard=$(journalctl -b -k -o short-monotonic --no-pager | grep -m1 -E '\[drm\] Initialized .* on minor' | sed -nE 's/^\[ *([0-9.]+)\].*/\1/p')
+  echo "  systemd (PID 1) started $(mono "$(systemctl show -P UserspaceTimestampMonotonic)") s; carouseld-coldplug is after: $(prop carouseld-coldplug After | tr ' ' '\n' | sort | tr '\n' ' ')"
   echo "  udev: systemd-udevd started $(mono "$(prop systemd-udevd ExecMainStartTimestampMonotonic)") s;" \
     "coldplug (systemd-udev-trigger) $(mono "$(prop systemd-udev-trigger ExecMainStartTimestampMonotonic)") -> $(mono "$(prop systemd-udev-trigger ExecMainExitTimestampMonotonic)") s;" \
     "carouseld-coldplug $(mono "$(prop carouseld-coldplug ExecMainStartTimestampMonotonic)") -> $(mono "$(prop carouseld-coldplug ExecMainExitTimestampMonotonic)") s ($(prop carouseld-coldplug Result))"
