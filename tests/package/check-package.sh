@@ -29,7 +29,7 @@ bin=$root/usr/bin/carouseld
 # --- what is in it ------------------------------------------------------------------------------
 # The units' directory: /lib/systemd/system from Debian 12, /usr/lib/systemd/system from 13.
 unitdir=/lib/systemd/system; grep -qx /usr/lib/systemd/system/carouseld.service <<<"$files" && unitdir=/usr/lib/systemd/system
-for path in /usr/bin/carouseld $unitdir/carouseld.service $unitdir/carouseld-kiosk.service \
+for path in /usr/bin/carouseld $unitdir/carouseld.service $unitdir/carouseld-kiosk.service $unitdir/carouseld-coldplug.service \
             /usr/lib/sysusers.d/carouseld.conf \
             /etc/carouseld/carouseld.conf /usr/share/doc/carouseld/README.md /usr/share/doc/carouseld/configuration.md.gz \
             /usr/share/doc/carouseld/copyright /usr/share/doc/carouseld/changelog.gz \
@@ -70,6 +70,9 @@ check "unit: Documentation= in /usr/share/doc/carouseld, and that file is in the
   doc=$(sed -n "s|^Documentation=.*file:\(/usr/share/doc/carouseld/[^ ]*\).*|\1|p" "$1")
   [ -n "$doc" ] && grep -qx "$doc" <<<"$2"' _ "$unit" "$files"
 check "unit: no /usr/local" bash -c '! grep -q /usr/local "$1"' _ "$unit"
+check "unit: pulls in carouseld-coldplug.service and is ordered after it, not after udev" bash -c '
+  grep -qx "Wants=carouseld-coldplug.service" "$1" && grep -qx "After=carouseld-coldplug.service" "$1" &&
+  ! grep -Eq "^After=.*systemd-udev" "$1" && grep -qx "Before=systemd-udev-trigger.service" "$2"' _ "$unit" "$root$unitdir/carouseld-coldplug.service"
 check "sysusers.d: user carouseld, in video and input" bash -c '
   grep -q "^u carouseld " "$1" && grep -q "^m carouseld video" "$1" && grep -q "^m carouseld input" "$1"' \
   _ "$root/usr/lib/sysusers.d/carouseld.conf"
