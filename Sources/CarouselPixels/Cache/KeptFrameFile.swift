@@ -41,37 +41,39 @@ package enum KeptFrameFile {
         return Frame(pixels: pixels, width: width, height: height, mapping: mapping)
     }
 
-    /// Writes `frame` for `key` to `path` (its directory made if missing); false on failure.
+    /// Writes `frame` for `key` to `path` (its directory made if missing): the header, then the
+    /// frame's own memory when its rows are packed (the daemon's are), with no copy; false on failure.
     @discardableResult
     package static func write(_ frame: PixelBuffer, key: UInt64, to path: String) -> Bool {
-        let rowBytes = frame.width * 4
-        var bytes = [UInt8](repeating: 0, count: headerBytes + rowBytes * frame.height)
-        bytes.withUnsafeMutableBytes { out in
+        guard frame.stride == frame.width * 4 else {
+            guard let packed = AnonymousMapping(byteCount: frame.width * frame.height * 4) else { return false }
+            let copy = PixelBuffer(base: packed.base, width: frame.width, height: frame.height, stride: frame.width * 4)
             for y in 0..<frame.height {
-                (out.baseAddress! + headerBytes + y * rowBytes).copyMemory(from: frame.base + y * frame.stride, byteCount: rowBytes)
+                (copy.base + y * copy.stride).copyMemory(from: frame.base + y * frame.stride, byteCount: copy.stride)
             }
-            let checksum = FNV.hash(UnsafeRawBufferPointer(rebasing: out[headerBytes...]))
-            for (i, word) in [magic, version, UInt64(frame.width), UInt64(frame.height), key, checksum].enumerated() {
-                out.storeBytes(of: word, toByteOffset: i * 8, as: UInt64.self)
-            }
+            return withExtendedLifetime(packed) { write(copy, key: key, to: path) }
         }
+        let pixels = UnsafeRawBufferPointer(start: frame.base, count: frame.stride * frame.height)
+        let header = [magic, version, UInt64(frame.width), UInt64(frame.height), key, FNV.hash(pixels)]
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !directory.isEmpty { mkdir(directory, 0o700) }
         let temp = "\(path).\(getpid()).tmp"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
-        let written = bytes.withUnsafeBytes { all -> Bool in
-            var done = 0
-            while done < all.count {
-                let n = Glibc.write(fd, all.baseAddress! + done, all.count - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                done += n
-            }
-            return true
-        }
+        let written = header.withUnsafeBytes { writeAll(fd, $0) } && writeAll(fd, pixels)
         let closed = close(fd) == 0
         guard written, closed, rename(temp, path) == 0 else { unlink(temp); return false }
+        return true
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var done = 0
+        while done < bytes.count, let base = bytes.baseAddress {
+            let n = Glibc.write(fd, base + done, bytes.count - done)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
         return true
     }
 

@@ -39,23 +39,26 @@ extension Carousel {
     func keepStartFrameIfDue(_ layout: FrameLayout) {
         guard let directory = keptFrames, !keeper.isRunning, !layout.isMoving, layout.selectedIndex == 0,
               screens.contains(where: \.keepsStartFrame), layout == startLayout() else { return }
-        var frames: [(buffer: PixelBuffer, key: UInt64, path: String)] = []
+        var frames: [(memory: AnonymousMapping, buffer: PixelBuffer, key: UInt64, path: String)] = []
         for index in screens.indices where screens[index].keepsStartFrame && screens[index].lastDrawn == layout {
             guard screens[index].renderer.isFinal(layout),
                   let (path, key, width, height) = keptFrameFile(ofScreen: index, in: directory),
-                  let store = stores[transforms[index].scale] else { continue }
-            let memory = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64)
-            let buffer = PixelBuffer(base: memory, width: width, height: height, stride: width * 4)
+                  let store = stores[transforms[index].scale],
+                  // Its own mapping, given back whole when written (megabytes malloc'd would stay
+                  // in glibc's heap, resident).
+                  let memory = AnonymousMapping(byteCount: width * height * 4) else { continue }
+            let buffer = PixelBuffer(base: memory.base, width: width, height: height, stride: width * 4)
             makeRenderer(store, config, transforms[index]).draw(layout, into: buffer)
             screens[index].keepsStartFrame = false
-            frames.append((buffer, key, path))
+            frames.append((memory, buffer, key, path))
         }
         guard !frames.isEmpty else { return }
         // The writes (megabytes) are the worker's: the loop goes on drawing.
         keeper.start({
             frames.map { frame in
-                defer { frame.buffer.base.deallocate() }
-                return KeptFrameFile.write(frame.buffer, key: frame.key, to: frame.path) ? nil : frame.path
+                withExtendedLifetime(frame.memory) {
+                    KeptFrameFile.write(frame.buffer, key: frame.key, to: frame.path) ? nil : frame.path
+                }
             }
         }, finished: { [weak self] failed in
             guard let self else { return }
