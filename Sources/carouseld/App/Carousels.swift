@@ -30,9 +30,6 @@ final class Carousels {
     var isAnimatingOnScreen: Bool { all.contains { $0.isAnimatingOnScreen } }
     var framesPresented: Int { all.reduce(0) { $0 + $1.framesPresented } }
 
-    /// The index of `carousel` in the list.
-    func index(of carousel: Carousel) -> Int? { all.firstIndex { $0 === carousel } }
-
     /// The sync of carousel `index`; nil when not synced.
     func sync(of index: Int) -> WallClockSync? { syncs.indices.contains(index) ? syncs[index] : nil }
 
