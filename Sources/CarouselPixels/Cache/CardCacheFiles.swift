@@ -77,8 +77,8 @@ extension CardCache {
         if fd < 0 {
             problem = describe(errno: errno)
         } else {
-            let headerOK = header.words.withUnsafeBytes { fullWrite(fd, $0) }
-            if !headerOK || !fullWrite(fd, pixels) { problem = describe(errno: errno) }
+            let headerOK = header.words.withUnsafeBytes { writeFully(fd, $0) }
+            if !headerOK || !writeFully(fd, pixels) { problem = describe(errno: errno) }
             if close(fd) != 0 && problem == nil { problem = describe(errno: errno) }
             if problem == nil && rename(temp, file) != 0 { problem = describe(errno: errno) }
         }
@@ -91,15 +91,17 @@ extension CardCache {
         if first { Log.warning("card cache: cannot write \(file): \(problem); the card cache is off") }
         return false
     }
+}
 
-    private func fullWrite(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var done = 0
-        while done < bytes.count, let base = bytes.baseAddress {
-            let n = write(fd, base + done, bytes.count - done)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { if n == 0 { errno = ENOSPC }; return false }
-            done += n
-        }
-        return true
+/// Writes all of `bytes` to `fd` (a short write goes on, EINTR is retried); false with `errno`
+/// set on failure (ENOSPC for a write that made no progress). For the cache's files.
+func writeFully(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    var done = 0
+    while done < bytes.count, let base = bytes.baseAddress {
+        let n = write(fd, base + done, bytes.count - done)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { if n == 0 { errno = ENOSPC }; return false }
+        done += n
     }
+    return true
 }

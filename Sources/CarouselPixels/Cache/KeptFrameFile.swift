@@ -60,20 +60,9 @@ package enum KeptFrameFile {
         let temp = "\(path).\(getpid()).tmp"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
-        let written = header.withUnsafeBytes { writeAll(fd, $0) } && writeAll(fd, pixels)
+        let written = header.withUnsafeBytes { writeFully(fd, $0) } && writeFully(fd, pixels)
         let closed = close(fd) == 0
         guard written, closed, rename(temp, path) == 0 else { unlink(temp); return false }
-        return true
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var done = 0
-        while done < bytes.count, let base = bytes.baseAddress {
-            let n = Glibc.write(fd, base + done, bytes.count - done)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            done += n
-        }
         return true
     }
 
