@@ -21,7 +21,7 @@ extension Carousel {
         let start = engine.layout()
         guard start == startLayout() else { return }
         for index in screens.indices {
-            guard let (path, key, width, height) = keptFrameFile(ofScreen: index, in: directory),
+            guard let (path, key, width, height) = keptFrameFile(ofScreen: index, start: start, in: directory),
                   let frame = KeptFrameFile.read(path, key: key, width: width, height: height) else { continue }
             do {
                 try screens[index].showKept(frame, layout: start)
@@ -37,12 +37,13 @@ extension Carousel {
     /// After a frame of `layout` was committed: each screen whose start frame is not kept yet and
     /// that shows it, final, composes it once more off screen, and the files are written.
     func keepStartFrameIfDue(_ layout: FrameLayout) {
+        // `layout` is then the start layout, which each screen's key is made of.
         guard let directory = keptFrames, !keeper.isRunning, !layout.isMoving, layout.selectedIndex == 0,
               screens.contains(where: \.keepsStartFrame), layout == startLayout() else { return }
         var frames: [(memory: AnonymousMapping, buffer: PixelBuffer, key: UInt64, path: String)] = []
         for index in screens.indices where screens[index].keepsStartFrame && screens[index].lastDrawn == layout {
             guard screens[index].renderer.isFinal(layout),
-                  let (path, key, width, height) = keptFrameFile(ofScreen: index, in: directory),
+                  let (path, key, width, height) = keptFrameFile(ofScreen: index, start: layout, in: directory),
                   let store = stores[transforms[index].scale],
                   // Its own mapping, given back whole when written (megabytes malloc'd would stay
                   // in glibc's heap, resident).
@@ -76,13 +77,13 @@ extension Carousel {
                        itemDurations: items.map(\.duration)).layout()
     }
 
-    /// Where screen `index`'s start frame is kept, the key it must have, and its size; nil for a
-    /// screen not lit, or a carousel that starts on the clock's picture.
-    private func keptFrameFile(ofScreen index: Int, in directory: String) -> (String, UInt64, Int, Int)? {
+    /// Where screen `index`'s start frame (of layout `start`, `startLayout()`) is kept, the key it
+    /// must have, and its size; nil for a screen not lit, or a carousel that starts on the clock's
+    /// picture.
+    private func keptFrameFile(ofScreen index: Int, start: FrameLayout, in directory: String) -> (String, UInt64, Int, Int)? {
         let output = screens[index].output
         guard shell.sync.mode != .wallclock, let size = output.size else { return nil }
         let (width, height) = (Int(size.width), Int(size.height))
-        let start = startLayout()
         var key = "\(CardCacheKey.buildIdentity) \(width)x\(height) \(transforms[index])\n\(config)\n\(shell.media)\n\(start)\n"
         for item in items { key += "\(item.path) \(item.duration ?? -1)\n" }
         for shown in Set(start.cards.map(\.index)).sorted() where items.indices.contains(shown) {
