@@ -94,7 +94,7 @@ private final class WaylandInput: InputBackend {
     func start(_ request: InputRequest, sink: InputSink) {
         guard delivery == nil else { return }
         delivery = InputDelivery(loop: loop, sink: sink, expire: { [unowned self] now in
-            (seat?.expireStuckTouches(now: now) ?? []).flatMap { route([$0.action], window: $0.window) }
+            routed(seat?.expireStuckTouches(now: now) ?? [])
         }, nextDeadline: { [unowned self] in seat?.nextStuckDeadline })
         reconfigure(request)
         seat?.startupFinished()
@@ -110,15 +110,15 @@ private final class WaylandInput: InputBackend {
     func deliverTaken() {
         let taken = seat?.takeActions() ?? []
         guard let delivery else { return }
-        delivery.deliver(taken.flatMap { route([$0.action], window: $0.window) })
+        delivery.deliver(routed(taken))
     }
 
-    /// A window's actions for its carousel, touches moved to where the screen shows it (span).
-    private func route(_ actions: [InputAction], window: Int) -> [RoutedAction] {
-        guard let target = targets.indices.contains(window) ? targets[window] : targets.first else {
-            return actions.map { (group: 0, action: $0) }
-        }
-        return actions.map { action in
+    /// Each window's action for its carousel, touches moved to where the screen shows it (span).
+    private func routed(_ actions: [(window: Int, action: InputAction)]) -> [RoutedAction] {
+        actions.map { window, action in
+            guard let target = targets.indices.contains(window) ? targets[window] : targets.first else {
+                return (group: 0, action: action)
+            }
             if case .touch(let frame) = action { return (group: target.group, action: .touch(target.toEngine(frame))) }
             return (group: target.group, action: action)
         }
