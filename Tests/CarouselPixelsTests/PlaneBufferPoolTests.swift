@@ -114,6 +114,9 @@ final class PlaneBufferPoolTests: XCTestCase {
         let buffersMade = Box()
         var made: Int { buffersMade.count }
         var cardsSeen = Set<ObjectIdentifier>()
+        /// The cards seen, held: a card the store dropped would otherwise free its address for
+        /// the card made again, which `cardsSeen` would then take for the same one.
+        var cardsHeld: [Card] = []
 
         final class Box {
             var count = 0
@@ -157,7 +160,7 @@ final class PlaneBufferPoolTests: XCTestCase {
                 let cards = store.cards(for: layout)
                 for placed in layout.cards {
                     let card = try XCTUnwrap(cards[placed.index])
-                    cardsSeen.insert(ObjectIdentifier(card))
+                    if cardsSeen.insert(ObjectIdentifier(card)).inserted { cardsHeld.append(card) }
                     _ = pool.buffer(for: card, make: buffersMade.make) { _ in }
                 }
                 pool.committed()
