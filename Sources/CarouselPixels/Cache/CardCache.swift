@@ -12,6 +12,11 @@ package protocol CardCaching: AnyObject, Sendable {
     func release(_ owner: ObjectIdentifier)
     /// Removes entries of files in no playlist in use, stale versions, and the oldest beyond the bound.
     func prune()
+    /// Writes the oldest card decoded on a miss and not yet written; false when none waits.
+    /// The decode worker calls it when it has nothing to decode.
+    func writeNext() -> Bool
+    /// Cards decoded on a miss wait to be written (or one is being written).
+    var hasPendingWrites: Bool { get }
     /// `disk_cache_mb`, which a reload may change; 0 switches lookups and stores off.
     func setLimit(megabytes: Int)
 }
@@ -22,6 +27,8 @@ package protocol CardCaching: AnyObject, Sendable {
 /// pixels. Written to a temp file and renamed, so a reader sees a whole entry or none; checked
 /// on every read (magic, key, sizes, checksums) so a corrupt or stale one is logged, removed and
 /// decoded again, never shown. Shared by every store of the daemon (thread-safe).
+/// A miss is written later (`writeNext`), when the worker is idle: on a box's first boot the
+/// first picture waits for its decode, not for the checksum and the write of its card.
 package final class CardCache: CardCaching, @unchecked Sendable {
     package let directory: String
     package struct State {
@@ -29,7 +36,23 @@ package final class CardCache: CardCaching, @unchecked Sendable {
         package var playlists: [ObjectIdentifier: Set<String>] = [:]
         /// Set after a failed write: one warning, then the cache is off for this process.
         package var broken = false
+        /// Cards decoded on a miss, oldest first, and how many are being written now.
+        var pendingWrites: [PendingWrite] = []
+        var writing = 0
     }
+
+    /// A card to write under `name`, made from the file `key` describes.
+    struct PendingWrite {
+        var card: Card
+        var key: CardCacheKey
+        var name: String
+        var path: String
+        var spec: CardSpec
+    }
+
+    /// Beyond this many cards waiting, a miss is written at once: a worker that is never idle
+    /// (a long fling through a large playlist) holds no more cards than this for the disk.
+    static let pendingWriteBound = 8
     package let state: Mutex<State>
 
     /// nil, with one warning, when `directory` cannot be created or written (a read-only root):
@@ -59,10 +82,38 @@ package final class CardCache: CardCaching, @unchecked Sendable {
         let name = Self.entryName(path: path, key: key)
         if let card = load(name, key: key, spec: spec, source: path) { return card }
         let card = try make()
+        let write = PendingWrite(card: card, key: key, name: name, path: path, spec: spec)
+        let queued = state.withLock { state in
+            guard state.pendingWrites.count < Self.pendingWriteBound else { return false }
+            state.pendingWrites.append(write)
+            return true
+        }
+        if !queued { self.write(write) }
+        return card
+    }
+
+    package func writeNext() -> Bool {
+        guard let next = state.withLock({ state -> PendingWrite? in
+            guard !state.pendingWrites.isEmpty else { return nil }
+            state.writing += 1
+            return state.pendingWrites.removeFirst()
+        }) else { return false }
+        write(next)
+        state.withLock { $0.writing -= 1 }
+        return true
+    }
+
+    /// Writes every card waiting (a command that exits after its cards, tests).
+    package func writePending() { while writeNext() {} }
+
+    package var hasPendingWrites: Bool { state.withLock { !$0.pendingWrites.isEmpty || $0.writing > 0 } }
+
+    private func write(_ pending: PendingWrite) {
         // A file replaced while it was decoded would be stored under its old key: store only
         // when the source is still the one the key describes.
-        if CardCacheKey(path: path, spec: spec) == key, store(card, key: key, name: name) { prune() }
-        return card
+        guard isOn, CardCacheKey(path: pending.path, spec: pending.spec) == pending.key,
+              store(pending.card, key: pending.key, name: pending.name) else { return }
+        prune()
     }
 
     // MARK: - Names

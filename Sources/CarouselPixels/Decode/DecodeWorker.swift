@@ -145,10 +145,12 @@ package final class DecodeWorker: @unchecked Sendable {
 
     /// Blocks until nothing wanted is left to decode (every wanted card and preview is made or
     /// failed): the benchmark waits so, as during auto-advance's interval, before it times frames.
-    /// The thread's start-up work (pruning the disk cache) is done first.
+    /// The disk cache's work (the first prune, the cards decoded on a miss) is done too.
     package func waitUntilIdle() {
         condition.lock(); defer { condition.unlock() }
-        while life == .running, !made.pruned || nextJob() != nil { condition.wait() }
+        while life == .running, nextJob() != nil || (diskCache.map { !made.pruned || $0.hasPendingWrites } ?? false) {
+            condition.wait()
+        }
     }
 
     package func takeUpdate() -> Update {
@@ -213,14 +215,10 @@ package final class DecodeWorker: @unchecked Sendable {
     }
 
     private func run() {
-        // Entries of files that left the playlist go before the first decode (a directory
-        // listing: well under a millisecond for the few hundred entries the bound allows).
-        diskCache?.prune()
         condition.lock()
-        made.pruned = true
-        condition.broadcast()
         while life == .running {
             guard let (index, isPreview) = nextJob(), let jobSpec = isPreview ? spec.preview : spec else {
+                if diskCacheWork() { continue }
                 condition.wait()
                 continue
             }
@@ -267,6 +265,21 @@ package final class DecodeWorker: @unchecked Sendable {
         life = .finished
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// With nothing to decode (the lock held), one piece of the disk cache's work: the first
+    /// time, entries of files that left the playlist are pruned; then each card decoded on a
+    /// miss is written, one per call, so a new want waits for one write at most. Both come
+    /// after the cards on screen, not before the first. False when there is nothing to do.
+    private func diskCacheWork() -> Bool {
+        guard let diskCache, !made.pruned || diskCache.hasPendingWrites else { return false }
+        let pruning = !made.pruned
+        condition.unlock()
+        if pruning { diskCache.prune() } else { _ = diskCache.writeNext() }
+        condition.lock()
+        made.pruned = true
+        condition.broadcast()
+        return true
     }
 
     private func makeCard(path: String, spec: CardSpec) throws(ImageError) -> Card {

@@ -25,7 +25,7 @@ extension DecodeWorker {
         var previews: [Int: Card] = [:]
         /// Cards that could not be made, and the file as it was when that decode started.
         var failures: [Int: (error: ImageError, file: FileStamp?)] = [:]
-        /// The disk cache was pruned to this playlist (the thread's first work).
+        /// The disk cache was pruned to this playlist (the thread's first idle work).
         var pruned = false
     }
 

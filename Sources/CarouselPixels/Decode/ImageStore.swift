@@ -61,7 +61,7 @@ package final class ImageStore: CardSource, @unchecked Sendable {
     package static let defaultNeighbours = 1
 
     /// `replacing`: the store this one replaces on a reload; its decoded cards come along.
-    /// `cache`: cards on disk; entries of paths in no store's playlist are pruned when it starts.
+    /// `cache`: cards on disk; entries of paths in no store's playlist are pruned when it is first idle.
     /// `beforeDecode`: a test hook, run on the worker thread before each decode.
     /// `loop`: where `decoded(update)` runs once decodes finished (several at once in one update).
     package init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = ImageStore.defaultNeighbours,

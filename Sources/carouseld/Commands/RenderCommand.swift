@@ -94,12 +94,15 @@ struct RenderCommand: ParsableCommand {
             }
             wallClock = (schedule, start)
         }
+        let cache = cacheDir.flatMap { CardCache.forDaemon(directory: $0, shell: loaded.shell) }
+        // The cards decoded here are written before the command exits (a worker writes them when idle).
+        defer { cache?.writePending() }
         let renderer = try OfflineRenderer(config: preview.group.config, shell: loaded.shell, paths: items.map(\.path),
                                            width: Int(preview.frame.width), height: Int(preview.frame.height),
                                            itemDurations: items.map(\.duration), touches: touches, view: preview.view,
                                            screen: (Int(preview.screen.width), Int(preview.screen.height)),
                                            wallClock: wallClock,
-                                           cache: cacheDir.flatMap { CardCache.forDaemon(directory: $0, shell: loaded.shell) })
+                                           cache: cache)
         for time in try times() {
             let path = "\(out)/\(OfflineRenderer.fileName(at: time))"
             try PNGWriter.write(renderer.frame(at: time), to: path)

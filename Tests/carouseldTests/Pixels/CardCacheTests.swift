@@ -32,8 +32,10 @@ final class CardCacheTests: XCTestCase {
     /// A cache over `cacheDir` and a counter of the decodes it asked for.
     final class Counting {
         var decodes = 0
+        /// The card, and a miss written at once (the worker writes it when idle).
         func card(_ cache: CardCache, _ path: String, _ spec: CardSpec) throws -> Card {
-            try cache.card(path: path, spec: spec) { () throws(ImageError) in
+            defer { cache.writePending() }
+            return try cache.card(path: path, spec: spec) { () throws(ImageError) in
                 decodes += 1
                 return try ImageDecoder.makeCard(path: path, spec: spec)
             }
@@ -221,6 +223,7 @@ final class CardCacheTests: XCTestCase {
         }
         var store: ImageStore? = ImageStore(paths: paths, spec: spec, cache: cache)
         store?.waitUntilLoaded(indices: [0, 1, 2])
+        store?.waitUntilIdle()
         XCTAssertEqual(entries().count, 3)
         // A reload drops p1 from the playlist: the new store's worker prunes it before decoding.
         let next = ImageStore(paths: [paths[0], paths[2]], spec: spec, replacing: store, cache: cache)
@@ -228,9 +231,37 @@ final class CardCacheTests: XCTestCase {
         next.waitUntilLoaded(indices: [0, 1])
         let kept = Set([paths[0], paths[2]].compactMap { path in CardCacheKey(path: path, spec: spec).map { CardCache.entryName(path: path, key: $0) } })
         // The cards came along from the old store, so nothing is decoded; the prune runs on the
-        // worker thread as it starts, and idle means it has.
+        // worker thread when it is first idle, and waitUntilIdle means it has.
         next.waitUntilIdle()
         XCTAssertEqual(Set(entries()), kept)
+    }
+
+    /// A card decoded on a miss reaches the screen before the cache writes it: the write waits
+    /// until the worker has nothing to decode (here, while the second card's decode is held).
+    func testAMissIsWrittenOnlyWhenTheWorkerIsIdle() throws {
+        let cache = try XCTUnwrap(CardCache(directory: cacheDir, megabytes: 16))
+        let paths = try (0..<2).map { i in
+            try TestPictures.writePNG(TestPictures.solid(0x303030 * UInt32(i + 1), width: 32, height: 24), "\(dir)/w\(i).png")
+        }
+        let second = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let worker = DecodeWorker(paths: paths, spec: spec, diskCache: cache, beforeDecode: { index, _ in
+            if index == 1 { second.signal(); release.wait() }
+        }, onResult: {})
+        defer { worker.stop() }
+        _ = worker.want([0, 1], spec: spec, visible: [0, 1])
+        worker.start()
+        XCTAssertEqual(second.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(worker.decoded([0]).count, 1, "card 0 is decoded and ready")
+        XCTAssertEqual(entries(), [], "and not yet written: the worker is busy with card 1")
+        XCTAssertTrue(cache.hasPendingWrites)
+        release.signal()
+        worker.waitUntilIdle()
+        XCTAssertEqual(worker.decoded([0, 1]).count, 2)
+        XCTAssertFalse(cache.hasPendingWrites)
+        XCTAssertEqual(entries().count, 2, "both written once the worker was idle")
+        let counting = Counting()
+        assertColour(try counting.card(cache, paths[0], spec).pixel(x: 20, y: 15), 0x303030, "card 0, read back")
+        XCTAssertEqual(counting.decodes, 0, "from the entry written")
     }
 
     /// A stand-in cache that makes every card green and records what the store told it.
@@ -246,14 +277,17 @@ final class CardCacheTests: XCTestCase {
         func release(_ owner: ObjectIdentifier) { lock.withLock { owners -= 1 } }
         func prune() { lock.withLock { prunes += 1 } }
         func setLimit(megabytes: Int) {}
+        func writeNext() -> Bool { false }
+        var hasPendingWrites: Bool { false }
     }
 
     func testTheDecodeWorkerGetsItsCardsThroughTheCache() throws {
         let fake = GreenCache()
         var store: ImageStore? = ImageStore(paths: [photo], spec: spec, cache: fake)
         store?.waitUntilLoaded(indices: [0])
+        store?.waitUntilIdle()
         XCTAssertEqual(fake.lock.withLock { fake.asked }, [photo])
-        XCTAssertEqual(fake.lock.withLock { fake.prunes }, 1, "pruned once, when the store starts")
+        XCTAssertEqual(fake.lock.withLock { fake.prunes }, 1, "pruned once, when the store is first idle")
         XCTAssertEqual(fake.lock.withLock { fake.owners }, 1)
         store = nil
         XCTAssertEqual(fake.lock.withLock { fake.owners }, 0, "a retired store's playlist is released")
