@@ -3,7 +3,8 @@ import CarouselCore
 /// The loop says which playlist indices it wants, most urgent first; the worker decodes the
 /// first wanted one that is neither cached nor failed, then reports through `onResult`.
 /// Before a wanted card's full decode it decodes its preview (`CardSpec.preview`), so every
-/// wanted card has something to show early; then the previews of a wider window, for flings.
+/// wanted card has something to show early, where the preview is the cheaper decode (a JPEG's,
+/// `ImageFormat.hasCheapPreview`); then the previews of a wider window, for flings.
 /// Kept apart from `ImageStore` so the thread holds this object, not the store, and the
 /// store's deinit can stop it without waiting: a decode in flight (seconds for a huge photo)
 /// finishes on the thread and is dropped, and `onResult` is never called after `stop()`.
@@ -217,13 +218,16 @@ package final class DecodeWorker: @unchecked Sendable {
     private func run() {
         condition.lock()
         while life == .running {
-            guard let (index, isPreview) = nextJob(), let jobSpec = isPreview ? spec.preview : spec else {
+            guard let (index, previewJob) = nextJob() else {
                 if diskCacheWork() { continue }
                 condition.wait()
                 continue
             }
-            let job = (spec: jobSpec, generation: generation)
+            let fullSpec = spec, wantedFull = wants.full.contains(index), startedIn = generation
             condition.unlock()
+            // The preview of a card wanted in full is made only where it is cheaper than the card.
+            let isPreview = previewJob && !(wantedFull && !ImageFormat(path: paths[index]).hasCheapPreview)
+            let job = (spec: (isPreview ? fullSpec.preview : nil) ?? fullSpec, generation: startedIn)
             beforeDecode?(index, isPreview)
             // Stamped before reading: a file still being written changes after, and is retried.
             let file = FileStamp(path: paths[index])

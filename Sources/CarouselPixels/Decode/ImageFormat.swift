@@ -1,3 +1,5 @@
+import Glibc
+
 /// Image formats told apart by their first bytes (never by the file name).
 package enum ImageFormat: Equatable {
     case jpeg, png, webp
@@ -32,6 +34,28 @@ package enum ImageFormat: Equatable {
         case .webp: return "WebP"
         case .unsupported(let n): return n
         case .unknown: return "unknown"
+        }
+    }
+}
+
+extension ImageFormat {
+    /// The format of the file at `path` by its first bytes; `.unknown` when it cannot be read.
+    package init(path: String) {
+        var bytes = [UInt8](repeating: 0, count: Self.signatureLength)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let count = fd < 0 ? 0 : bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        if fd >= 0 { close(fd) }
+        self = bytes.withUnsafeBytes { ImageFormat(signature: UnsafeRawBufferPointer(rebasing: $0.prefix(max(0, count)))) }
+    }
+
+    /// A preview is cheaper to decode than the card only where the decoder reads the picture at
+    /// a smaller scale: a JPEG's preview is read at 1/8 (libjpeg's DCT scaling). A PNG or WebP
+    /// is decoded whole either way, so a preview ahead of its card would only delay the card.
+    /// An unreadable file keeps its preview job (which then fails and names the problem).
+    package var hasCheapPreview: Bool {
+        switch self {
+        case .png, .webp: return false
+        case .jpeg, .unsupported, .unknown: return true
         }
     }
 }
