@@ -12,4 +12,14 @@ struct Carouseld: ParsableCommand {
         subcommands: [RunCommand.self, RenderCommand.self, ReplayCommand.self, BenchCommand.self,
                       OutputsCommand.self, CheckCommand.self, CtlCommand.self, PlaysCommand.self, DemoCommand.self],
         defaultSubcommand: RunCommand.self)
+
+    /// The daemon's start (`run` with plain options) skips ArgumentParser: see `DaemonStart`.
+    static func main() {
+        guard let options = DaemonStart.options(CommandLine.arguments.dropFirst()) else { return main(nil) }
+        do {
+            try RunCommand.run(options)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -1,6 +1,6 @@
 import CarouselConfig
 /// What `carouseld run` was asked for on the command line.
-struct DaemonOptions {
+struct DaemonOptions: Equatable {
     var configDirectory: String
     var output: String?
     var mode: String?

@@ -35,7 +35,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Control socket path (default: $RUNTIME_DIRECTORY/control from systemd's RuntimeDirectory=, else /run/carouseld/control when that directory is writable; state.json goes beside it).")
     var control: String?
 
-    private var options: DaemonOptions {
+    var options: DaemonOptions {
         DaemonOptions(configDirectory: config, output: output, mode: mode, rotation: rotation,
                       forceLegacy: forceLegacy, backend: backend, cacheDirectory: cacheDir, controlPath: control)
     }
@@ -47,7 +47,9 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() throws { try Self.run(options) }
+
+    static func run(_ options: DaemonOptions) throws {
         let runner = try DaemonRunner(options)
         try runner.run()
         // The screen is back and everything is logged. Exit now rather than tear down: the
