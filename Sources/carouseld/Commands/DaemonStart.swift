@@ -28,10 +28,9 @@ enum DaemonStart {
             if inline == nil { words.removeFirst() }
             values[name] = value
         }
-        var rotation: Int?
-        if let text = values["--rotation"] { guard let number = Int(text) else { return nil }; rotation = number }
-        var backend: DisplayBackend?
-        if let text = values["--backend"] { guard let named = DisplayBackend(rawValue: text) else { return nil }; backend = named }
+        let rotation = read(values["--rotation"], as: Int.init)
+        let backend = read(values["--backend"], as: DisplayBackend.init(rawValue:))
+        guard let rotation, let backend else { return nil }
         let options = DaemonOptions(configDirectory: values["--config"] ?? ConfigLoader.defaultDirectory,
                                     output: values["--output"], mode: values["--mode"], rotation: rotation,
                                     forceLegacy: forceLegacy, backend: backend,
@@ -40,6 +39,13 @@ enum DaemonStart {
     }
 
     private static let valueOptions: Set = ["--config", "--output", "--mode", "--rotation", "--backend", "--cache-dir", "--control"]
+
+    /// An option's value read by `convert`: .some(nil) when the option is absent, nil when its
+    /// text is not one.
+    private static func read<Value>(_ text: String?, as convert: (String) -> Value?) -> Value?? {
+        guard let text else { return .some(nil) }
+        return convert(text).map { .some($0) }
+    }
 
     /// "--name=value" into its name and value; "--name" alone has none.
     private static func split(_ word: String) -> (name: String, value: String?) {
