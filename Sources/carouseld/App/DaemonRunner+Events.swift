@@ -45,6 +45,9 @@ extension DaemonRunner {
 
     /// The lead carousel's first frame ends the start: READY=1, and input opens.
     private func started(firstFrameAt time: Double) {
+        let lead = carousels.lead
+        if let decoded = lead.firstDecodeTime, decoded < (lead.firstCommitTime ?? time) { startup.reached("cards decoded", at: decoded) }
+        if let committed = lead.firstCommitTime { startup.reached("committed", at: committed) }
         Log.info("first frame on screen \(startup.sinceExec(time)) after exec (\(startup)): "
                  + backend.outputs.map(\.summary).joined(separator: "; "))
         publisher.notifier.ready()

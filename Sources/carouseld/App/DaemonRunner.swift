@@ -55,9 +55,10 @@ final class DaemonRunner {
                         .joined(separator: ", "))
         }
         startup.reached("display open")
-        self.startup = startup
         let clock = ClockTrust(mode: loaded.shell.sync.trustClock, loop: loop, trusted: { [unowned events] in events.emit(.clockTrusted) })
         carousels = try Self.makeCarousels(backend, loaded: loaded, options: options, clock: clock, loop: loop, events: events)
+        startup.reached("carousels made")
+        self.startup = startup
         operations = Operations(carousels: carousels, outputs: backend.outputs,
                                 screenNames: backend.plan.screens.map(\.connector), live: live, events: events, loop: loop)
         let controlPath = Operations.controlPath(options.controlPath)

@@ -56,6 +56,7 @@ extension Carousel {
     func cardsDecoded(_ update: ImageStore.Update) {
         let visible = Set(engine.layout().cards.map(\.index))
         Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
+        if firstDecodeTime == nil { firstDecodeTime = loop.time.now() }
         if !visible.isDisjoint(with: update.ready + update.failed) { return setNeedsRedraw() }
         guard !update.ready.isEmpty, !engine.isMoving else { return }
         let onPlanes = screens.indices.filter { screens[$0].background != nil }

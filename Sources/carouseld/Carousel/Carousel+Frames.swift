@@ -128,6 +128,7 @@ extension Carousel {
            !screen.renderer.isFinal(layout) { return }
         do {
             try screens[index].show(layout) { engine.neighbourLayouts() }
+            if firstCommitTime == nil { firstCommitTime = loop.time.now() }
             keepStartFrameIfDue(layout)
             // With "frame N visible at", how long the daemon took from a flip to the next commit
             // (the rest, to the flip after, is the driver's).

@@ -25,6 +25,7 @@ extension Carousel {
                   let frame = KeptFrameFile.read(path, key: key, width: width, height: height) else { continue }
             do {
                 try screens[index].showKept(frame, layout: start)
+                if firstCommitTime == nil { firstCommitTime = loop.time.now() }
                 Log.info("\(prefix)\(screens[index].output.summary): the kept start frame is on its way to the screen")
                 // Its cards are asked for now: the live frame follows once they are full.
                 _ = screens[index].renderer.isFinal(start)

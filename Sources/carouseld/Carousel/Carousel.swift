@@ -32,6 +32,10 @@ final class Carousel {
     /// Frames that became visible so far (on any screen), and the time the first one did.
     var framesPresented = 0
     var firstFrameTime: Double?
+    /// When the first cards came from the decoder and the first frame was committed (the
+    /// start's breakdown in the log).
+    var firstDecodeTime: Double?
+    var firstCommitTime: Double?
     /// What it shows and how: replaced as a whole by a reload or a daypart switch.
     var content: Content
     /// One per card scale in use (mirror at two sizes: two).
