@@ -1,3 +1,4 @@
+import Glibc
 import CarouselCore
 /// The decode thread and the state it shares with the event loop, under one condition lock.
 /// The loop says which playlist indices it wants, most urgent first; the worker decodes the
@@ -17,12 +18,22 @@ package final class DecodeWorker: @unchecked Sendable {
     /// Tests: called on the worker thread before each decode, with the index and whether it
     /// is a preview; may block to hold the decode.
     private let beforeDecode: (@Sendable (Int, Bool) -> Void)?
+    /// Threads beside the first that decode only the full cards on screen: on a box with a core
+    /// to spare, a first frame's cards (the picture and its neighbours' edges) decode side by
+    /// side. Prefetch, previews and the disk cache stay with the first thread, so at most
+    /// `1 + onScreenHelpers` decodes run at once, and as many only while several cards on
+    /// screen wait for theirs.
+    private let onScreenHelpers: Int
     // Everything below is guarded by `condition`.
     private var spec: CardSpec
     private var generation = 0
     private var wants = Wants()
     private var made = Made()
     private var pending = Update()
+    /// Cards a thread is decoding now (preview or full): no other thread takes them.
+    private var busy: Set<Int> = []
+    /// Threads not yet exited.
+    private var threadsRunning = 0
     /// Running until `stop()`; finished once the thread has exited.
     private var life = Life.running
     private enum Life { case running, stopping, finished }
@@ -33,8 +44,10 @@ package final class DecodeWorker: @unchecked Sendable {
     /// neither decodes them again nor shows their cards empty meanwhile. They stay only if the
     /// first `want` asks for their spec.
     package init(paths: [String], spec: CardSpec, carried: Carried? = nil, diskCache: (any CardCaching)? = nil,
-         beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil, onResult: @escaping @Sendable () -> Void) {
+                 onScreenHelpers: Int = 0, beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil,
+                 onResult: @escaping @Sendable () -> Void) {
         self.paths = paths; self.onResult = onResult; self.diskCache = diskCache; self.beforeDecode = beforeDecode
+        self.onScreenHelpers = max(0, onScreenHelpers)
         if let carried {
             self.spec = carried.spec
             for (index, path) in paths.enumerated() {
@@ -56,8 +69,15 @@ package final class DecodeWorker: @unchecked Sendable {
     }
 
     package func start() {
-        DetachedThread.start(name: "carouseld-decode", background: true) { [self] in run() }
+        condition.withLock { threadsRunning = 1 + onScreenHelpers }
+        DetachedThread.start(name: "carouseld-decode", background: true) { [self] in run(helper: false) }
+        for _ in 0..<onScreenHelpers {
+            DetachedThread.start(name: "carouseld-decode", background: true) { [self] in run(helper: true) }
+        }
     }
+
+    /// One helper where the machine has two cores or more: what the daemon's stores use.
+    package static var helpersForThisMachine: Int { sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2 ? 1 : 0 }
 
     /// Tells the thread to exit after its current decode, whose result is dropped. Returns at
     /// once: the event loop never waits for a decode (a reload retires the old store this way).
@@ -149,7 +169,7 @@ package final class DecodeWorker: @unchecked Sendable {
     /// The disk cache's work (the first prune, the cards decoded on a miss) is done too.
     package func waitUntilIdle() {
         condition.lock(); defer { condition.unlock() }
-        while life == .running, nextJob() != nil || (diskCache.map { !made.pruned || $0.hasPendingWrites } ?? false) {
+        while life == .running, nextJob() != nil || !busy.isEmpty || (diskCache.map { !made.pruned || $0.hasPendingWrites } ?? false) {
             condition.wait()
         }
     }
@@ -202,10 +222,12 @@ package final class DecodeWorker: @unchecked Sendable {
     /// (cards a page change brings in next, so a slow box's long decodes of off-screen cards
     /// never leave them bare); the other wanted full cards; the rest of the previews. Every
     /// list is already in priority order.
-    private func nextJob() -> (index: Int, preview: Bool)? {
-        func open(_ index: Int) -> Bool { made.cards[index] == nil && made.failures[index] == nil }
+    /// A helper (`onScreenHelpers`) takes only the full cards on screen.
+    private func nextJob(forHelper helper: Bool = false) -> (index: Int, preview: Bool)? {
+        func open(_ index: Int) -> Bool { made.cards[index] == nil && made.failures[index] == nil && !busy.contains(index) }
         func needsPreview(_ index: Int) -> Bool { open(index) && made.previews[index] == nil && !wants.blocking.contains(index) }
         if let index = wants.blocking.first(where: open) { return (index, false) }
+        if helper { return wants.full.first { open($0) && wants.visible.contains($0) }.map { ($0, false) } }
         let previewing = spec.preview != nil
         if previewing, let index = wants.full.first(where: needsPreview) { return (index, true) }
         if let index = wants.full.first(where: { open($0) && wants.visible.contains($0) }) { return (index, false) }
@@ -215,15 +237,16 @@ package final class DecodeWorker: @unchecked Sendable {
         return nil
     }
 
-    private func run() {
+    private func run(helper: Bool) {
         condition.lock()
         while life == .running {
-            guard let (index, previewJob) = nextJob() else {
-                if diskCacheWork() { continue }
+            guard let (index, previewJob) = nextJob(forHelper: helper) else {
+                if !helper, diskCacheWork() { continue }
                 condition.wait()
                 continue
             }
             let fullSpec = spec, wantedFull = wants.full.contains(index), startedIn = generation
+            busy.insert(index)
             condition.unlock()
             // The preview of a card wanted in full is made only where it is cheaper than the card.
             let isPreview = previewJob && !(wantedFull && !ImageFormat(path: paths[index]).hasCheapPreview)
@@ -238,6 +261,7 @@ package final class DecodeWorker: @unchecked Sendable {
             let unchanged = FileStamp(path: paths[index]) == file
             let content = file.flatMap { unchanged ? CardContent(path: paths[index], file: $0, spec: job.spec) : nil }
             condition.lock()
+            busy.remove(index)
             if life != .running { break }
             switch result {
             case .success(let card):
@@ -266,7 +290,8 @@ package final class DecodeWorker: @unchecked Sendable {
             // queues a delivery to the owner's loop, which must not outlive the owner's say.
             onResult()
         }
-        life = .finished
+        threadsRunning -= 1
+        if threadsRunning == 0 { life = .finished }
         condition.broadcast()
         condition.unlock()
     }

@@ -62,10 +62,11 @@ package final class ImageStore: CardSource, @unchecked Sendable {
 
     /// `replacing`: the store this one replaces on a reload; its decoded cards come along.
     /// `cache`: cards on disk; entries of paths in no store's playlist are pruned when it is first idle.
+    /// `onScreenHelpers`: threads beside the worker's own that decode only the cards on screen.
     /// `beforeDecode`: a test hook, run on the worker thread before each decode.
     /// `loop`: where `decoded(update)` runs once decodes finished (several at once in one update).
     package init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = ImageStore.defaultNeighbours,
-         replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil,
+         replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil, onScreenHelpers: Int = 0,
          beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil,
          loop: EventLoop? = nil, decoded: @escaping (Update) -> Void = { _ in }) {
         self.paths = paths
@@ -76,7 +77,7 @@ package final class ImageStore: CardSource, @unchecked Sendable {
         self.delivery = delivery
         diskCache = cache
         worker = DecodeWorker(paths: paths, spec: spec, carried: previous?.worker.carry(), diskCache: cache,
-                              beforeDecode: beforeDecode) {
+                              onScreenHelpers: onScreenHelpers, beforeDecode: beforeDecode) {
             delivery?.decodeFinished()
         }
         delivery?.store = self
