@@ -160,10 +160,10 @@ final class DaemonRunner {
             loop.post { [unowned self] in
                 Log.info("started with the screen off (\(operations.power.state.reason)); a touch wakes it")
                 publisher.notifier.ready()
+                publisher.publish()
                 router.start(live.current.shell)
             }
         }
-        publisher.publish()
     }
 
     /// Shows the first frame and runs until SIGTERM or SIGINT.
@@ -173,13 +173,17 @@ final class DaemonRunner {
         Log.info("exited after \(carousels.framesPresented) frames and \(loop.wakeups) wakeups")
     }
 
-    /// Shows the first frame; the loop's turns do the rest (`run`, or a test's).
+    /// Shows the first frame; the loop's turns do the rest (`run`, or a test's). The status
+    /// (STATUS=, state.json, metrics) is first published with the first frame (`started`), not
+    /// before it: the JSON encoder's first use alone was a tenth of main -> first frame's
+    /// instructions. With no frame to wait for, it is published now.
     func start() {
         for carousel in carousels.all { carousel.start() }
         if backend.outputs.allSatisfy({ $0.size == nil }) {
             // Started, but nothing to show on yet: systemd must not time the start out (the
             // display may take any time), and `systemctl status` says what is awaited.
             publisher.notifier.ready()
+            publisher.publish()
             publisher.notifier.status("waiting for a display: \(backend.outputs.map(\.summary).joined(separator: "; "))")
         }
     }

@@ -3,12 +3,15 @@ import CarouselCore
 /// "main 40 ms, config loaded 52 ms, display open 130 ms, carousels made 140 ms, cards decoded
 /// 300 ms, committed 310 ms" (no "cards decoded" when a kept frame went first).
 struct StartupTimeline: CustomStringConvertible {
-    private var milestones: [String] = []
+    /// Each milestone's monotonic time: read on the way to the first frame, put into words only
+    /// for the log line after it (reading /proc and formatting cost more than the rest of the
+    /// bookkeeping).
+    private var milestones: [(name: String, time: Double)] = []
 
     init() { reached("main") }
 
     mutating func reached(_ name: String, at time: Double = MonotonicClock.now()) {
-        milestones.append("\(name) \(sinceExec(time))")
+        milestones.append((name, time))
     }
 
     /// "412 ms": how long after exec `time` (monotonic) was.
@@ -16,5 +19,8 @@ struct StartupTimeline: CustomStringConvertible {
         ExecClock.sinceExec(atMonotonic: time).map { formatted("%.0f ms", $0 * 1000) } ?? "? ms"
     }
 
-    var description: String { milestones.joined(separator: ", ") }
+    var description: String {
+        guard let exec = ExecClock.sinceExec(atMonotonic: 0) else { return milestones.map { "\($0.name) ? ms" }.joined(separator: ", ") }
+        return milestones.map { "\($0.name) \(formatted("%.0f ms", (exec + $0.time) * 1000))" }.joined(separator: ", ")
+    }
 }
