@@ -194,8 +194,9 @@ check "carouseld starts no later than getty@tty1 would have ($(mono "$exec_us") 
   awk -v e="$(mono "$exec_us")" -v g="$(mono "$getty_us")" 'BEGIN { exit !(e <= g) }'
 check "first frame within 2 s of the display becoming usable ($ff_s s, usable at $usable_s s)" \
   awk -v f="$ff_s" -v u="$usable_s" 'BEGIN { exit !(f - u <= 2) }'
-# Measured 0.42-1.58 s in early boot under TCG (before this work: 2.4-4.2 s); the issue's 0.5 s
-# is met only in the quieter runs, so the bound here is 2 s.
+# Here the binary and its 36 libraries are read from the emulated disk while the rest of the boot
+# runs: 0.77-1.12 s under TCG. Issue 34's 0.5 s (issue 10's) is asserted where it measures the
+# program and not the disk: the first-picture race (tests/vm/race-guest.sh, page cache warm).
 main_ms=$(echo "$ff" | sed -nE 's/.*\(main ([0-9]+) ms.*/\1/p')
 check "main within 2 s of exec in early boot under TCG (${main_ms:-?} ms)" [ "${main_ms:-99999}" -le 2000 ]
 else
