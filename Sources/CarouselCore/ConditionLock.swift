@@ -47,6 +47,10 @@ package enum DetachedThread {
     /// while a compositor and the animation take the CPU would leave a card empty.
     package static let backgroundNice: Int32 = 5
 
+    /// Lowers the calling thread to `backgroundNice`: a thread started at the loop's priority
+    /// for urgent work (the first frame's decodes) once that work is done.
+    package static func makeThisThreadBackground() { _ = carouseld_renice_this_thread(backgroundNice) }
+
     /// `background`: decodes and loads, which must never hold up a frame.
     package static func start(name: String, background: Bool = false, _ body: @escaping () -> Void) {
         var thread = pthread_t()

@@ -68,11 +68,15 @@ package final class DecodeWorker: @unchecked Sendable {
         return Carried(spec: spec, cards: cards, previews: small)
     }
 
-    package func start() {
+    /// `urgentUntilIdle`: the threads run at the loop's priority until they first have nothing
+    /// to decode, then lower themselves (`DetachedThread.backgroundNice`). Before the first frame
+    /// no frame can be held up, and at boot a niced decode waits behind every other service
+    /// starting: the first picture's decodes are what the screen waits for.
+    package func start(urgentUntilIdle urgent: Bool = false) {
         condition.withLock { threadsRunning = 1 + onScreenHelpers }
-        DetachedThread.start(name: "carouseld-decode", background: true) { [self] in run(helper: false) }
+        DetachedThread.start(name: "carouseld-decode", background: !urgent) { [self] in run(helper: false, urgent: urgent) }
         for _ in 0..<onScreenHelpers {
-            DetachedThread.start(name: "carouseld-decode", background: true) { [self] in run(helper: true) }
+            DetachedThread.start(name: "carouseld-decode", background: !urgent) { [self] in run(helper: true, urgent: urgent) }
         }
     }
 
@@ -237,10 +241,12 @@ package final class DecodeWorker: @unchecked Sendable {
         return nil
     }
 
-    private func run(helper: Bool) {
+    private func run(helper: Bool, urgent: Bool) {
+        var urgent = urgent
         condition.lock()
         while life == .running {
             guard let (index, previewJob) = nextJob(forHelper: helper) else {
+                if urgent { DetachedThread.makeThisThreadBackground(); urgent = false }
                 if !helper, diskCacheWork() { continue }
                 condition.wait()
                 continue

@@ -63,11 +63,13 @@ package final class ImageStore: CardSource, @unchecked Sendable {
     /// `replacing`: the store this one replaces on a reload; its decoded cards come along.
     /// `cache`: cards on disk; entries of paths in no store's playlist are pruned when it is first idle.
     /// `onScreenHelpers`: threads beside the worker's own that decode only the cards on screen.
+    /// `urgentStart`: its decodes run at the loop's priority until the worker is first idle
+    /// (the daemon's first stores: the first frame waits for them).
     /// `beforeDecode`: a test hook, run on the worker thread before each decode.
     /// `loop`: where `decoded(update)` runs once decodes finished (several at once in one update).
     package init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = ImageStore.defaultNeighbours,
          replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil, onScreenHelpers: Int = 0,
-         beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil,
+         urgentStart: Bool = false, beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil,
          loop: EventLoop? = nil, decoded: @escaping (Update) -> Void = { _ in }) {
         self.paths = paths
         self.baseSpec = spec
@@ -84,7 +86,7 @@ package final class ImageStore: CardSource, @unchecked Sendable {
         cache?.use(paths, by: ObjectIdentifier(self))
         // The replaced store's playlist is no longer shown: its files may be pruned now.
         if let previous { cache?.release(ObjectIdentifier(previous)) }
-        worker.start()
+        worker.start(urgentUntilIdle: urgentStart)
     }
 
     /// Returns at once: a decode in flight finishes on the worker and is dropped.

@@ -37,6 +37,7 @@ extension Carousel {
             next[scale] = ImageStore(paths: items.map(\.path), config: config, shell: shared, viewport: scaled,
                                      replacing: stores[scale] ?? stores.values.first, cache: cache,
                                      onScreenHelpers: DecodeWorker.helpersForThisMachine,
+                                     urgentStart: firstFrameTime == nil,
                                      loop: loop) { [weak self] in self?.cardsDecoded($0) }
         }
         stores = next

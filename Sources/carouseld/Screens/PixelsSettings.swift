@@ -8,7 +8,7 @@ import Glibc
 extension ImageStore {
     convenience init(paths: [String], config: CarouselConfig, shell: ShellSettings = ShellSettings(), viewport: Size,
                      replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil, onScreenHelpers: Int = 0,
-                     loop: EventLoop? = nil, decoded: @escaping (Update) -> Void = { _ in }) {
+                     urgentStart: Bool = false, loop: EventLoop? = nil, decoded: @escaping (Update) -> Void = { _ in }) {
         // A reload may change disk_cache_mb; the shared cache follows the newest settings.
         cache?.setLimit(megabytes: shell.media.diskCacheMB)
         self.init(paths: paths,
@@ -16,7 +16,7 @@ extension ImageStore {
                                  cardWidth: config.cardWidth.resolve(in: viewport.width),
                                  cardHeight: config.cardHeight.resolve(in: viewport.height)),
                   cacheMB: shell.media.cacheMB, replacing: previous, cache: cache, onScreenHelpers: onScreenHelpers,
-                  loop: loop, decoded: decoded)
+                  urgentStart: urgentStart, loop: loop, decoded: decoded)
     }
 
 }
