@@ -110,8 +110,11 @@ cps_decoder *cps_open(int fd, size_t size, char *error, size_t error_size) {
     }
     png_set_read_fn(decoder->png, decoder, read_data);
     // Every chunk's CRC already catches a damaged file; zlib's Adler-32 over the inflated rows
-    // (each pixel byte read once more) is about a tenth of a PNG's decode.
+    // (each pixel byte read once more) is about a tenth of a PNG's decode. Debian 13's libpng is
+    // built without the option (it keeps the check).
+#ifdef PNG_IGNORE_ADLER32
     png_set_option(decoder->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
     png_read_info(decoder->png, decoder->info);
     int type = png_get_color_type(decoder->png, decoder->info);
     decoder->alpha = (type & PNG_COLOR_MASK_ALPHA) || png_get_valid(decoder->png, decoder->info, PNG_INFO_tRNS);
