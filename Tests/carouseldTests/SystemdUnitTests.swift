@@ -95,8 +95,30 @@ final class SystemdUnitTests: XCTestCase {
         // (carouseld-coldplug.service, pulled in), and a node not yet given to group video is
         // opened on udev's event.
         XCTAssertFalse(values("After").joined(separator: " ").contains("systemd-udev"))
-        XCTAssertEqual(values("Wants"), ["carouseld-coldplug.service"])
+        XCTAssertEqual(values("Wants"), ["carouseld-coldplug.service", "carouseld-preload.service"])
         XCTAssertTrue(values("After").contains("carouseld-coldplug.service"))
+        // The preload is pulled in but not waited for: it only warms the page cache.
+        XCTAssertFalse(values("After").joined(separator: " ").contains("carouseld-preload"))
+    }
+
+    /// carouseld-preload.service reads the program ahead of the daemon, as no one, and is
+    /// ordered after nothing the daemon is not (else it would come late, or hold the daemon up).
+    func testPreloadUnitIsEarlyUnprivilegedAndSafe() throws {
+        let path = repository.appendingPathComponent("systemd/carouseld-preload.service").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        func lines(_ key: String) -> [String] {
+            text.split(separator: "\n").filter { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
+        }
+        XCTAssertEqual(lines("After"), ["local-fs.target"])
+        XCTAssertEqual(lines("DefaultDependencies"), ["no"])
+        XCTAssertEqual(lines("DynamicUser"), ["yes"])
+        XCTAssertEqual(lines("ExecStart"), ["/usr/bin/cat /usr/bin/carouseld", "/usr/bin/carouseld --version"])
+        XCTAssertTrue(lines("Before").allSatisfy { !$0.contains("carouseld.service") })
+        let result = try run(["systemd-analyze", "security", "--offline=true", "--no-pager", path])
+        let summary = try XCTUnwrap(result.output.split(separator: "\n").last { $0.contains("Overall exposure level") })
+        let score = try XCTUnwrap(summary.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) })
+        print("systemd-analyze security --offline=true carouseld-preload.service: exposure \(score)")
+        XCTAssertLessThanOrEqual(score, 1.0, result.output)
     }
 
     func testInstallStagesBinaryUnitUserAndConfig() throws {
