@@ -101,17 +101,20 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertFalse(values("After").joined(separator: " ").contains("carouseld-preload"))
     }
 
-    /// carouseld-preload.service reads the program ahead of the daemon, as no one, and is
-    /// ordered after nothing the daemon is not (else it would come late, or hold the daemon up).
+    /// carouseld-preload.service reads the program ahead of the daemon, as its user, and is ordered
+    /// after nothing (else it would come after the daemon's start, as it did behind tmpfiles).
     func testPreloadUnitIsEarlyUnprivilegedAndSafe() throws {
         let path = repository.appendingPathComponent("systemd/carouseld-preload.service").path
         let text = try String(contentsOfFile: path, encoding: .utf8)
         func lines(_ key: String) -> [String] {
             text.split(separator: "\n").filter { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
         }
-        XCTAssertEqual(lines("After"), ["local-fs.target"])
+        XCTAssertEqual(lines("After"), [])
         XCTAssertEqual(lines("DefaultDependencies"), ["no"])
-        XCTAssertEqual(lines("DynamicUser"), ["yes"])
+        // Not DynamicUser= (its PrivateTmp= orders the unit after systemd-tmpfiles-setup).
+        XCTAssertEqual(lines("User"), ["carouseld"])
+        XCTAssertEqual(lines("DynamicUser"), [])
+        XCTAssertEqual(lines("PrivateTmp"), [])
         XCTAssertEqual(lines("ExecStart"), ["/usr/bin/cat /usr/bin/carouseld", "/usr/bin/carouseld --version"])
         XCTAssertTrue(lines("Before").allSatisfy { !$0.contains("carouseld.service") })
         let result = try run(["systemd-analyze", "security", "--offline=true", "--no-pager", path])

@@ -191,7 +191,7 @@ check "carouseld-coldplug.service ran, before udev's coldplug (systemd-udev-trig
   [ "${c:-0}" -gt 0 ] && [ "${t:-0}" -gt 0 ] && [ "$c" -le "$t" ]'
 # carouseld-preload reads the program and its libraries into the page cache ahead of the daemon.
 pre_start=$(prop carouseld-preload InactiveExitTimestampMonotonic) pre_end=$(prop carouseld-preload InactiveEnterTimestampMonotonic)
-echo "  carouseld-preload $(mono "${pre_start:-0}") -> $(mono "${pre_end:-0}") s (the daemon's exec $(mono "$exec_us") s)"
+echo "  carouseld-preload $(mono "${pre_start:-0}") -> $(mono "${pre_end:-0}") s (the daemon's exec $(mono "$exec_us") s); after: $(prop carouseld-preload After)"
 check "carouseld-preload.service ran (the program read ahead of the daemon's start)" [ "$(prop carouseld-preload Result)" = success ]
 if [ $full = 1 ]; then
 check "carouseld starts no later than getty@tty1 would have ($(mono "$exec_us") s <= $(mono "$getty_us") s)" \
