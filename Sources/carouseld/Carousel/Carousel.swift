@@ -104,8 +104,11 @@ final class Carousel {
     var isAnimatingOnScreen: Bool { engine.isMoving && leader != nil }
 
     /// How long a screen's first frame may wait for its full cards before it shows what is
-    /// decoded (previews; the background where none is yet).
-    static let firstFrameWait = 1.0
+    /// decoded (previews; the background where none is yet). The example's three cards take
+    /// 0.3 s from the carousel's start on bochs under TCG (the first-picture race); at boot,
+    /// under udev's coldplug, the side cards took over a second, and a 1 s wait held the whole
+    /// first frame for them.
+    static let firstFrameWait = 0.6
 
     /// Shows the kept start frame where one matches, then draws the first frame (if a screen is
     /// there) and arms the first deadline. Like fbi, the first frame shows the pictures, not an
