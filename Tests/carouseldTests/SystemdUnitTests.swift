@@ -115,7 +115,7 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertEqual(lines("User"), ["carouseld"])
         XCTAssertEqual(lines("DynamicUser"), [])
         XCTAssertEqual(lines("PrivateTmp"), [])
-        XCTAssertEqual(lines("ExecStart"), ["/usr/bin/cat /usr/bin/carouseld", "/usr/bin/carouseld --version"])
+        XCTAssertEqual(lines("ExecStart"), ["/usr/bin/cat /usr/bin/carouseld"])
         XCTAssertTrue(lines("Before").allSatisfy { !$0.contains("carouseld.service") })
         let result = try run(["systemd-analyze", "security", "--offline=true", "--no-pager", path])
         let summary = try XCTUnwrap(result.output.split(separator: "\n").last { $0.contains("Overall exposure level") })
