@@ -21,9 +21,9 @@ package final class DecodeWorker: @unchecked Sendable {
     /// Threads beside the first that decode only the full cards on screen: on a box with a core
     /// to spare, a first frame's cards (the picture and its neighbours' edges) decode side by
     /// side. Prefetch, previews and the disk cache stay with the first thread, so at most
-    /// `1 + onScreenHelpers` decodes run at once, and as many only while several cards on
+    /// `1 + helperThreads` decodes run at once, and as many only while several cards on
     /// screen wait for theirs.
-    private let onScreenHelpers: Int
+    private let helperThreads: Int
     // Everything below is guarded by `condition`.
     private var spec: CardSpec
     private var generation = 0
@@ -44,10 +44,10 @@ package final class DecodeWorker: @unchecked Sendable {
     /// neither decodes them again nor shows their cards empty meanwhile. They stay only if the
     /// first `want` asks for their spec.
     package init(paths: [String], spec: CardSpec, carried: Carried? = nil, diskCache: (any CardCaching)? = nil,
-                 onScreenHelpers: Int = 0, beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil,
+                 helperThreads: Int = 0, beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil,
                  onResult: @escaping @Sendable () -> Void) {
         self.paths = paths; self.onResult = onResult; self.diskCache = diskCache; self.beforeDecode = beforeDecode
-        self.onScreenHelpers = max(0, onScreenHelpers)
+        self.helperThreads = max(0, helperThreads)
         if let carried {
             self.spec = carried.spec
             for (index, path) in paths.enumerated() {
@@ -73,9 +73,9 @@ package final class DecodeWorker: @unchecked Sendable {
     /// no frame can be held up, and at boot a niced decode waits behind every other service
     /// starting: the first picture's decodes are what the screen waits for.
     package func start(urgentUntilIdle urgent: Bool = false) {
-        condition.withLock { threadsRunning = 1 + onScreenHelpers }
+        condition.withLock { threadsRunning = 1 + helperThreads }
         DetachedThread.start(name: "carouseld-decode", background: !urgent) { [self] in run(helper: false, urgent: urgent) }
-        for _ in 0..<onScreenHelpers {
+        for _ in 0..<helperThreads {
             DetachedThread.start(name: "carouseld-decode", background: !urgent) { [self] in run(helper: true, urgent: urgent) }
         }
     }
@@ -226,7 +226,7 @@ package final class DecodeWorker: @unchecked Sendable {
     /// (cards a page change brings in next, so a slow box's long decodes of off-screen cards
     /// never leave them bare); the other wanted full cards; the rest of the previews. Every
     /// list is already in priority order.
-    /// A helper (`onScreenHelpers`) takes only the full cards on screen.
+    /// A helper (`helperThreads`) takes only the full cards on screen.
     private func nextJob(forHelper helper: Bool = false) -> (index: Int, preview: Bool)? {
         func open(_ index: Int) -> Bool { made.cards[index] == nil && made.failures[index] == nil && !busy.contains(index) }
         func needsPreview(_ index: Int) -> Bool { open(index) && made.previews[index] == nil && !wants.blocking.contains(index) }

@@ -62,13 +62,13 @@ package final class ImageStore: CardSource, @unchecked Sendable {
 
     /// `replacing`: the store this one replaces on a reload; its decoded cards come along.
     /// `cache`: cards on disk; entries of paths in no store's playlist are pruned when it is first idle.
-    /// `onScreenHelpers`: threads beside the worker's own that decode only the cards on screen.
+    /// `helperThreads`: threads beside the worker's own that decode only the cards on screen.
     /// `urgentStart`: its decodes run at the loop's priority until the worker is first idle
     /// (the daemon's first stores: the first frame waits for them).
     /// `beforeDecode`: a test hook, run on the worker thread before each decode.
     /// `loop`: where `decoded(update)` runs once decodes finished (several at once in one update).
     package init(paths: [String], spec: CardSpec, cacheMB: Int = 64, neighbours: Int = ImageStore.defaultNeighbours,
-         replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil, onScreenHelpers: Int = 0,
+         replacing previous: ImageStore? = nil, cache: (any CardCaching)? = nil, helperThreads: Int = 0,
          urgentStart: Bool = false, beforeDecode: (@Sendable (Int, Bool) -> Void)? = nil,
          loop: EventLoop? = nil, decoded: @escaping (Update) -> Void = { _ in }) {
         self.paths = paths
@@ -79,7 +79,7 @@ package final class ImageStore: CardSource, @unchecked Sendable {
         self.delivery = delivery
         diskCache = cache
         worker = DecodeWorker(paths: paths, spec: spec, carried: previous?.worker.carry(), diskCache: cache,
-                              onScreenHelpers: onScreenHelpers, beforeDecode: beforeDecode) {
+                              helperThreads: helperThreads, beforeDecode: beforeDecode) {
             delivery?.decodeFinished()
         }
         delivery?.store = self

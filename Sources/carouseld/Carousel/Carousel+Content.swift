@@ -36,7 +36,7 @@ extension Carousel {
             let scaled = Size(width: viewport.width * scale, height: viewport.height * scale)
             next[scale] = ImageStore(paths: items.map(\.path), config: config, shell: shared, viewport: scaled,
                                      replacing: stores[scale] ?? stores.values.first, cache: cache,
-                                     onScreenHelpers: DecodeWorker.helpersForThisMachine,
+                                     helperThreads: DecodeWorker.helpersForThisMachine,
                                      urgentStart: firstFrameTime == nil,
                                      loop: loop) { [weak self] in self?.cardsDecoded($0) }
         }

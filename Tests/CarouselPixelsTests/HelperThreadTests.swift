@@ -6,7 +6,7 @@ import PixelsTestSupport
 
 /// With a helper thread, two cards on screen decode side by side: a first frame's cards take
 /// the time of the slower, not of both. Off-screen cards are left to the first thread.
-final class OnScreenHelperTests: XCTestCase {
+final class HelperThreadTests: XCTestCase {
     let spec = CardSpec(width: 40, height: 30)
 
     func testTwoCardsOnScreenDecodeSideBySide() throws {
@@ -18,7 +18,7 @@ final class OnScreenHelperTests: XCTestCase {
         // one thread alone would never get there.
         let started = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
         let overlapped = Overlap()
-        let worker = DecodeWorker(paths: paths, spec: spec, onScreenHelpers: 1, beforeDecode: { index, _ in
+        let worker = DecodeWorker(paths: paths, spec: spec, helperThreads: 1, beforeDecode: { index, _ in
             guard index < 2 else { return }
             started[index].signal()
             if started[1 - index].wait(timeout: .now() + 10) == .success { overlapped.saw(index) }
