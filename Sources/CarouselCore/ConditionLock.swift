@@ -60,7 +60,7 @@ package enum DetachedThread {
             let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
             _ = carouseld_name_this_thread(box.name)
             // Linux keeps a nice value per thread: this one alone is lowered.
-            if box.background { _ = carouseld_renice_this_thread(DetachedThread.backgroundNice) }
+            if box.background { DetachedThread.makeThisThreadBackground() }
             box.body()
             return nil
         }, box)

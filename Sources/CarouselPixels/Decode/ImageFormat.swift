@@ -1,5 +1,3 @@
-import Glibc
-
 /// Image formats told apart by their first bytes (never by the file name).
 package enum ImageFormat: Equatable {
     case jpeg, png, webp
@@ -41,11 +39,8 @@ package enum ImageFormat: Equatable {
 extension ImageFormat {
     /// The format of the file at `path` by its first bytes; `.unknown` when it cannot be read.
     package init(path: String) {
-        var bytes = [UInt8](repeating: 0, count: Self.signatureLength)
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        let count = fd < 0 ? 0 : bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        if fd >= 0 { close(fd) }
-        self = bytes.withUnsafeBytes { ImageFormat(signature: UnsafeRawBufferPointer(rebasing: $0.prefix(max(0, count)))) }
+        guard let head = try? ImageFile.read(path, limit: Self.signatureLength) else { self = .unknown; return }
+        self = head.withUnsafeBytes { ImageFormat(signature: $0) }
     }
 
     /// A preview is cheaper to decode than the card only where the decoder reads the picture at

@@ -1,4 +1,5 @@
 import CarouselConfig
+import CarouselEngine
 /// What `carouseld run` was asked for on the command line.
 struct DaemonOptions: Equatable {
     var configDirectory: String
@@ -11,6 +12,9 @@ struct DaemonOptions: Equatable {
     var cacheDirectory: String? = nil
     /// Control socket (`--control`); else in systemd's $RUNTIME_DIRECTORY or /run/carouseld.
     var controlPath: String? = nil
+
+    /// What the overrides' own rules refuse (the rules of the config keys they override).
+    var overrideIssues: [ConfigIssue] { overriding(ShellSettings()).validate() }
 
     /// The config's shell settings with the command line winning.
     func overriding(_ shell: ShellSettings) -> ShellSettings {

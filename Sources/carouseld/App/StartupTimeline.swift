@@ -15,12 +15,14 @@ struct StartupTimeline: CustomStringConvertible {
     }
 
     /// "412 ms": how long after exec `time` (monotonic) was.
-    func sinceExec(_ time: Double) -> String {
-        ExecClock.sinceExec(atMonotonic: time).map { formatted("%.0f ms", $0 * 1000) } ?? "? ms"
+    func sinceExec(_ time: Double) -> String { Self.milliseconds(ExecClock.sinceExec(atMonotonic: time)) }
+
+    /// Exec's offset from the monotonic clock is read once for all of them.
+    var description: String {
+        let exec = ExecClock.sinceExec(atMonotonic: 0)
+        return milestones.map { milestone in "\(milestone.name) \(Self.milliseconds(exec.map { $0 + milestone.time }))" }
+            .joined(separator: ", ")
     }
 
-    var description: String {
-        guard let exec = ExecClock.sinceExec(atMonotonic: 0) else { return milestones.map { "\($0.name) ? ms" }.joined(separator: ", ") }
-        return milestones.map { "\($0.name) \(formatted("%.0f ms", (exec + $0.time) * 1000))" }.joined(separator: ", ")
-    }
+    private static func milliseconds(_ seconds: Double?) -> String { seconds.map { formatted("%.0f ms", $0 * 1000) } ?? "? ms" }
 }

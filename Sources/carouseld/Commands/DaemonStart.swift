@@ -35,7 +35,7 @@ enum DaemonStart {
                                     output: values["--output"], mode: values["--mode"], rotation: rotation,
                                     forceLegacy: forceLegacy, backend: backend,
                                     cacheDirectory: values["--cache-dir"], controlPath: values["--control"])
-        return options.overriding(ShellSettings()).validate().isEmpty ? options : nil
+        return options.overrideIssues.isEmpty ? options : nil
     }
 
     private static let valueOptions: Set = ["--config", "--output", "--mode", "--rotation", "--backend", "--cache-dir", "--control"]

@@ -42,7 +42,7 @@ struct RunCommand: ParsableCommand {
 
     /// The overrides obey the same rules as the config keys they override.
     func validate() throws {
-        if let issue = options.overriding(ShellSettings()).validate().first {
+        if let issue = options.overrideIssues.first {
             throw ValidationError("--\(issue.key.replacing("_", with: "-")) \(issue.message)")
         }
     }
