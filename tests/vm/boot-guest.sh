@@ -180,6 +180,10 @@ scr=$(journalctl -b -u carouseld -o short-monotonic --no-pager | grep -m1 '\]: s
 usable_s=${scr:-$(mono "$exec_us")}
 echo "  first frame vs getty@tty1: $ff_s s vs $(mono "$getty_us") s; the display was usable to the daemon at $usable_s s"
 udev_figures
+# What the daemon said on its way to the first frame, with the boot's times: a slow start shows
+# where it waited (re-probes on udev's events, the first commit).
+echo "  carouseld's journal to its first frame:"
+journalctl -b -u carouseld -o short-monotonic --no-pager | sed -n '1,/first frame on screen/p' | sed 's/^/    /'
 # The picture before the prompt (issue 34), on Debian 12 (this boot) and Debian 13 (arm64): the
 # first frame the daemon logged, against the time getty.target was reached. Both must be there.
 ff_logged=$(echo "$ff" | sed -nE 's/^\[ *([0-9.]+)\].*/\1/p')

@@ -47,6 +47,7 @@ extension DaemonRunner {
     private func started(firstFrameAt time: Double) {
         let lead = carousels.lead
         if let decoded = lead.firstDecodeTime, decoded < (lead.firstCommitTime ?? time) { startup.reached("cards decoded", at: decoded) }
+        if let drawing = lead.firstDrawTime, drawing < (lead.firstCommitTime ?? time) { startup.reached("drawing", at: drawing) }
         if let committed = lead.firstCommitTime { startup.reached("committed", at: committed) }
         Log.info("first frame on screen \(startup.sinceExec(time)) after exec (\(startup)): "
                  + backend.outputs.map(\.summary).joined(separator: "; "))

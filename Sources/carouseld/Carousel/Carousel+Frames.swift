@@ -126,6 +126,7 @@ extension Carousel {
         if screen.showsKeptFrame, layout == screen.lastDrawn, !screen.renderer.isFinal(layout) { return }
         if screen.power == nil, let deadline = firstFrameDeadline, loop.time.now() < deadline,
            !screen.renderer.isFinal(layout) { return }
+        if firstDrawTime == nil { firstDrawTime = loop.time.now() }
         do {
             try screens[index].show(layout) { engine.neighbourLayouts() }
             if firstCommitTime == nil { firstCommitTime = loop.time.now() }

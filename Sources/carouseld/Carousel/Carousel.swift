@@ -32,9 +32,10 @@ final class Carousel {
     /// Frames that became visible so far (on any screen), and the time the first one did.
     var framesPresented = 0
     var firstFrameTime: Double?
-    /// When the first cards came from the decoder and the first frame was committed (the
-    /// start's breakdown in the log).
+    /// When the first cards came from the decoder, the first frame began to be drawn (its
+    /// cards ready, or the wait over) and was committed: the start's breakdown in the log.
     var firstDecodeTime: Double?
+    var firstDrawTime: Double?
     var firstCommitTime: Double?
     /// What it shows and how: replaced as a whole by a reload or a daypart switch.
     var content: Content
