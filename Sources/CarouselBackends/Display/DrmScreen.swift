@@ -54,6 +54,7 @@ package final class DrmScreen {
             if case .accepted = try committer.commit(rotated, test: true) {
                 var buffers = [probe]
                 for _ in 1..<count { buffers.append(try DumbBuffer(card: card, width: pictureWidth, height: pictureHeight)) }
+                DumbBuffer.faultInAhead(buffers)
                 self.buffers = buffers; planeRotation = settings.rotation; rotator = nil
                 return
             }
@@ -61,6 +62,7 @@ package final class DrmScreen {
         }
         var buffers: [DumbBuffer] = []
         for _ in 0..<count { buffers.append(try DumbBuffer(card: card, width: mode.width, height: mode.height)) }
+        DumbBuffer.faultInAhead(buffers)
         self.buffers = buffers
         planeRotation = 0
         rotator = SoftwareRotator(degrees: settings.rotation, width: pictureWidth, height: pictureHeight)

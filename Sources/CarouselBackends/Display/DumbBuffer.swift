@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselPixels
 import CDRM
 import Glibc
@@ -56,6 +57,20 @@ package final class DumbBuffer: PlaneBuffer {
         }
         self.handle = handle; self.stride = Int(pitch); self.byteCount = Int(size)
         self.framebufferID = fb; self.pixels = map
+    }
+
+    /// Faults every page of `buffers` in, in order, on a thread of its own, so the first frames
+    /// drawn into them do not. The driver allocates a dumb buffer's memory at its first page
+    /// fault, and that can be slow: bochs under TCG at boot took 0.02-1.3 s of kernel time for a
+    /// 4 MB buffer (TTM's page pool), inside the first frame's compose. Started when a screen's
+    /// buffers are made, it overlaps the rest of the start (config, decodes). A frame drawn
+    /// meanwhile is unharmed: the thread only reads. It holds the buffers until it is done; a
+    /// buffer's release is calls on the card's descriptor, fine from any thread.
+    package static func faultInAhead(_ buffers: [DumbBuffer]) {
+        DetachedThread.start(name: "carouseld-fault") {
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            for buffer in buffers { cdrm_fault_in(buffer.pixels, buffer.byteCount, page) }
+        }
     }
 
     /// The buffer's pixels, to draw into or read.
