@@ -35,10 +35,12 @@ tail -n +2 /tmp/plays.txt | awk -F, '{ n = split($8, p, "/"); print $2, p[n] }' 
 check "plays lists every showing: $rows rows, $rests rests logged since the start (the last still on screen)" \
   sh -c "[ $rc = 0 ] && [ $rows -ge 10 ] && [ $rests = $((rows + 1)) ] &&
          [ \"\$(cut -d' ' -f2 /tmp/rows.txt)\" = \"\$(head -n $rows /tmp/settles.txt | cut -d' ' -f2)\" ]"
-# The shown time is the rest's own (a frame or two before the line about it was logged).
+# The shown time is the rest's own: not after journald received the line the daemon logged at that
+# rest, and after it received the line of the rest before. Both clocks are the VM's wall clock;
+# the gap between them is the journal's delivery, printed (under TCG it passed 100 ms at times).
 paste -d' ' /tmp/rows.txt <(head -n "$rows" /tmp/settles.txt) > /tmp/rows-vs-log.txt
-check "each row's shown time is its rest's in the daemon's log, within 100 ms (largest gap: $(awk '{ d = $3 - $1; if (d < 0) d = -d; if (d > m) m = d } END { printf "%.1f ms", m / 1000 }' /tmp/rows-vs-log.txt))" \
-  awk '{ d = $3 - $1; if (d < 0) d = -d; if (d > 100000) bad = 1 } END { exit bad }' /tmp/rows-vs-log.txt
+check "each row's shown time is its rest's: after the rest before was logged, not after its own was (largest gap to its log line: $(awk '{ d = $3 - $1; if (d > m) m = d } END { printf "%.1f ms", m / 1000 }' /tmp/rows-vs-log.txt))" \
+  awk 'NR > 1 && $1 <= received { bad = 1 } $1 > $3 { bad = 1 } { received = $3 } END { exit bad || NR == 0 }' /tmp/rows-vs-log.txt
 # Time shown: interval = 4 s for a picture the countdown took away; for the one ctl next took,
 # from its rest to the request. The sum of the rows' durations against it, one frame per row.
 sums=$(tail -n +2 /tmp/plays.txt | awk -F, -v b="$ctl_before" -v a="$ctl_after" -v f=$FRAME '
