@@ -59,17 +59,22 @@ package final class DumbBuffer: PlaneBuffer {
         self.framebufferID = fb; self.pixels = map
     }
 
-    /// Faults every page of `buffers` in, in order, on a thread of its own, so the first frames
-    /// drawn into them do not. The driver allocates a dumb buffer's memory at its first page
-    /// fault, and that can be slow: bochs under TCG at boot took 0.02-1.3 s of kernel time for a
-    /// 4 MB buffer (TTM's page pool), inside the first frame's compose. Started when a screen's
-    /// buffers are made, it overlaps the rest of the start (config, decodes). A frame drawn
-    /// meanwhile is unharmed: the thread only reads. It holds the buffers until it is done; a
-    /// buffer's release is calls on the card's descriptor, fine from any thread.
+    /// Faults every page of `buffers` in ahead of the first frames drawn into them, from a child
+    /// process (`cdrm_fault_in_child`), reaped by a thread that waits for it. The driver gives a
+    /// dumb buffer its memory at its first page fault, and that can be slow: on bochs under TCG at
+    /// boot, 0.02-1.3 s of kernel time for a 4 MB buffer, which fell in the first frame's compose.
+    /// A thread of the daemon moved it, not away: its faults held the process's memory map lock,
+    /// and the carousels' making (thread stacks, large allocations) waited a second behind it.
+    /// The child's faults fill the buffers for the daemon too; its own faults then only map them.
+    /// If fork fails, the first frames fault them in as before.
     package static func faultInAhead(_ buffers: [DumbBuffer]) {
-        DetachedThread.start(name: "carouseld-fault") {
-            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-            for buffer in buffers { cdrm_fault_in(buffer.pixels, buffer.byteCount, page) }
+        let starts: [UnsafeMutableRawPointer?] = buffers.map(\.pixels)
+        let lengths = buffers.map(\.byteCount)
+        let pid = cdrm_fault_in_child(starts, lengths, Int32(buffers.count), Int(sysconf(Int32(_SC_PAGESIZE))))
+        guard pid > 0 else { return }
+        DetachedThread.start(name: "carouseld-reap") {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
     }
 
