@@ -201,8 +201,13 @@ main_ms=$(echo "$ff" | sed -nE 's/.*\(main ([0-9]+) ms.*/\1/p')
 if [ $full = 1 ]; then
 check "carouseld starts no later than getty@tty1 would have ($(mono "$exec_us") s <= $(mono "$getty_us") s)" \
   awk -v e="$(mono "$exec_us")" -v g="$(mono "$getty_us")" 'BEGIN { exit !(e <= g) }'
-check "first frame within 2 s of the display becoming usable ($ff_s s, usable at $usable_s s)" \
-  awk -v f="$ff_s" -v u="$usable_s" 'BEGIN { exit !(f - u <= 2) }'
+# From the display becoming usable to the first frame: a figure, not a check. A 2 s bound here
+# was a session's own, set before getty.target was asserted (above: issue 34's bound). It timed
+# systemd's sandbox setup (0.35 s under load), the emulated disk and the host's load with the
+# daemon: 1.2-1.6 s on an idle host, 2.28 s beside one CPU hog on the host, with the first frame
+# still 1.3 s before getty.target. The daemon's own start is asserted where the disk and the boot
+# are not in it: the first-picture race (exec -> main at most 0.5 s, tests/vm/race-guest.sh).
+echo "  display usable -> first frame: $(awk -v f="$ff_s" -v u="$usable_s" 'BEGIN { printf "%.2f", f - u }') s (figure only)"
 # Here the binary and its 36 libraries are read from the emulated disk while the rest of the boot
 # runs: 0.77-1.12 s under TCG. Issue 34's 0.5 s (issue 10's) is asserted where it measures the
 # program and not the disk: the first-picture race (tests/vm/race-guest.sh, page cache warm).
