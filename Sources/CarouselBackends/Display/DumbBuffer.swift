@@ -63,8 +63,8 @@ package final class DumbBuffer: PlaneBuffer {
     /// process (`cdrm_fault_in_child`), reaped by a thread that waits for it. The driver gives a
     /// dumb buffer its memory at its first page fault, and that can be slow: on bochs under TCG at
     /// boot, 0.02-1.3 s of kernel time for a 4 MB buffer, which fell in the first frame's compose.
-    /// A thread of the daemon moved it, not away: its faults held the process's memory map lock,
-    /// and the carousels' making (thread stacks, large allocations) waited a second behind it.
+    /// A thread of the daemon only moved the wait: its faults held the process's memory map lock,
+    /// and the carousels' making (thread stacks, large allocations) waited a second behind them.
     /// The child's faults fill the buffers for the daemon too; its own faults then only map them.
     /// If fork fails, the first frames fault them in as before.
     package static func faultInAhead(_ buffers: [DumbBuffer]) {
