@@ -46,8 +46,11 @@ extension DaemonRunner {
     /// The lead carousel's first frame ends the start: READY=1, and input opens.
     private func started(firstFrameAt time: Double) {
         let lead = carousels.lead
-        if let decoded = lead.firstDecodeTime, decoded < (lead.firstCommitTime ?? time) { startup.reached("cards decoded", at: decoded) }
-        if let drawing = lead.firstDrawTime, drawing < (lead.firstCommitTime ?? time) { startup.reached("drawing", at: drawing) }
+        // Only what came before the first commit: after a kept frame, they belong to the live frame.
+        let committed = lead.firstCommitTime ?? time
+        for (name, moment) in [("cards decoded", lead.firstDecodeTime), ("drawing", lead.firstDrawTime)] {
+            if let moment, moment < committed { startup.reached(name, at: moment) }
+        }
         if let committed = lead.firstCommitTime { startup.reached("committed", at: committed) }
         Log.info("first frame on screen \(startup.sinceExec(time)) after exec (\(startup)): "
                  + backend.outputs.map(\.summary).joined(separator: "; "))
