@@ -20,6 +20,10 @@ package struct LoadedConfig: Sendable, Equatable {
     package var outputPlaylists: [String: [PlaylistItem]] = [:]
     /// The playlist of each `[[playlist]]` table (dayparting), by its `file`.
     package var daypartPlaylists: [String: [PlaylistItem]] = [:]
+    /// FNV-1a of `carouseld.conf`'s bytes as they were parsed: what a kept start frame is keyed
+    /// by (the parsed settings have no stable text of their own short of reflection, 40 ms at
+    /// start). A change of comments or spacing alone is no reload (`ReloadController.accept`).
+    package var configDigest: UInt64 = 0
     /// Things that did not stop the load (unknown keys, refused or missing playlist entries),
     /// each formatted `file:line: key: message`.
     package var warnings: [String]
@@ -52,8 +56,11 @@ package enum ConfigLoader {
         let confPath = dir + "/" + configFileName
         var values = ConfigValues()
         var confLines: KeyLines? = nil
+        var configDigest: UInt64 = 0
         do {
-            let parsed = ConfigFileParser.parse(bytes: try FileReading.read(confPath), file: confPath)
+            let bytes = try FileReading.read(confPath)
+            configDigest = bytes.withUnsafeBytes { FNV.hash($0) }
+            let parsed = ConfigFileParser.parse(bytes: bytes, file: confPath)
             values = parsed.values
             problems += parsed.problems
             warnings += parsed.warnings
@@ -109,7 +116,7 @@ package enum ConfigLoader {
         }
         return LoadedConfig(config: values.config, shell: values.shell, directory: dir, mediaDirectory: mediaPath, playlist: playlist,
                             playlistFile: playlistFile, outputPlaylists: outputPlaylists, daypartPlaylists: daypartPlaylists,
-                            warnings: ConfigProblem.summarised(warnings))
+                            configDigest: configDigest, warnings: ConfigProblem.summarised(warnings))
     }
 
     private static func currentDirectory() -> String {

@@ -54,7 +54,9 @@ package final class ReloadController {
         }
         loaded.warnings.forEach { Log.warning($0) }
         problems = []
-        if loaded == current { return .unchanged }
+        var sameBytes = loaded
+        sameBytes.configDigest = current.configDigest   // comments or spacing alone change nothing
+        if sameBytes == current { return .unchanged }
         let keepIndex = showing.flatMap { Self.index(of: $0, in: loaded.playlist, near: selectedIndex) }
         current = loaded
         Log.notice("config reloaded from \(directory): \(loaded.playlist.count) image(s)")

@@ -74,6 +74,19 @@ final class ConfigReloadTests: XCTestCase {
         XCTAssertEqual(controller.problems, [])
     }
 
+    func testACommentAloneIsNoReloadYetTheDigestFollowsTheBytes() throws {
+        let dir = try ConfigTestDirectory.withImages(["a.jpg"])
+        try dir.write("carouseld.conf", "interval = 3\n")
+        let controller = try ReloadController(directory: dir.path)
+        let before = controller.current.configDigest
+        try dir.write("carouseld.conf", "# shop window\ninterval = 3\n")
+        XCTAssertEqual(controller.reload(selectedIndex: 0), .unchanged, "a comment changes no setting")
+        let commented = try ConfigLoader.load(directory: dir.path).configDigest
+        XCTAssertNotEqual(commented, before, "the digest is of the bytes")
+        try dir.write("carouseld.conf", "interval = 3\n")
+        XCTAssertEqual(try ConfigLoader.load(directory: dir.path).configDigest, before, "the same bytes, the same digest")
+    }
+
     func testWarningsAreLoggedOnReload() throws {
         let dir = try ConfigTestDirectory.withImages(["a.jpg"])
         let controller = try ReloadController(directory: dir.path)

@@ -121,7 +121,8 @@ final class DaemonRunner {
             try Carousel(plan: group, layout: plan.layout, outputs: group.screens.map { backend.outputs[$0] },
                          rotations: group.screens.map(backend.rotation(ofScreen:)),
                          content: .init(config: group.config, shell: loaded.shell,
-                                        items: items(of: group, in: loaded, at: clock.trustedNow)),
+                                        items: items(of: group, in: loaded, at: clock.trustedNow),
+                                        configDigest: loaded.configDigest),
                          loop: loop, events: events, now: now, cache: cache,
                          keptFrames: cache.map { $0.directory + "/frames" })
         }

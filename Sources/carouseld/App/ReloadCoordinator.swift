@@ -75,7 +75,8 @@ final class ReloadCoordinator {
             let old = group.engine.selectedIndex
             let keep = group.items.indices.contains(old)
                 ? ReloadController.index(of: group.items[old].path, in: items, near: old) : nil
-            group.swapIn(config: updated.config, shell: loaded.shell, items: items, keepIndex: keep, now: now, cause: .reload)
+            group.swapIn(config: updated.config, shell: loaded.shell, items: items, keepIndex: keep, now: now, cause: .reload,
+                          configDigest: loaded.configDigest)
         }
         if (loaded.shell.sync.mode == .wallclock) == carousels.syncs.isEmpty {
             Log.notice("sync changes take effect when carouseld restarts")

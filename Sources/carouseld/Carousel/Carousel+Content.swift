@@ -87,9 +87,10 @@ extension Carousel {
     /// A reloaded config: the engine keeps the picture on screen (`keepIndex`), the renderers
     /// take over the decoded cards. The strip rests afterwards, on the kept picture or the
     /// first; if that is another picture, the one shown before ended for `cause`.
+    /// `configDigest`: the new config file's; nil keeps the one before (a daypart switch).
     func swapIn(config: CarouselConfig, shell: ShellSettings, items: [PlaylistItem], keepIndex: Int?, now: Double,
-                cause: MoveCause) {
-        content = Content(config: config, shell: shell, items: items)
+                cause: MoveCause, configDigest: UInt64? = nil) {
+        content = Content(config: config, shell: shell, items: items, configDigest: configDigest ?? content.configDigest)
         // The start frame of this config is kept when the strip rests on it.
         for index in screens.indices { screens[index].keepsStartFrame = true }
         engine.reconfigure(config, itemCount: items.count, itemDurations: items.map(\.duration), keepIndex: keepIndex, now: now)

@@ -66,6 +66,8 @@ final class Carousel {
         var config: CarouselConfig
         var shell: ShellSettings
         var items: [PlaylistItem]
+        /// `LoadedConfig.configDigest` of the config file these came from (the kept frame's key).
+        var configDigest: UInt64 = 0
     }
 
     init(plan: ScreenPlan.Group, layout: OutputLayout, outputs: [DisplayOutput], rotations: [Int], content: Content,

@@ -72,4 +72,19 @@ final class KeptFrameAppTests: XCTestCase {
         app.start()
         XCTAssertFalse(app.runner.carousels.lead.screens[0].showsKeptFrame, "another config: the kept frame is not this one's")
     }
+
+    func testAConfigReloadedIsKeptUnderItsOwnBytes() throws {
+        let cache = try ConfigTestDirectory()
+        let dir = try firstStart(cache)
+        let app = try AppHarness(directory: dir, cacheDirectory: cache.path)
+        app.start()
+        try run(app, until: "the live frame, final") { !app.runner.carousels.lead.screens[0].showsKeptFrame }
+        // Another spacing: the same first picture, another start frame.
+        try dir.write("carouseld.conf", "interval = 60\nspacing = 200\n")
+        app.runner.reload.requestReload()
+        try run(app, until: "the reloaded config's start frame kept") { app.runner.carousels.lead.framesKept == 1 }
+        let next = try AppHarness(directory: dir, cacheDirectory: cache.path)
+        next.start()
+        XCTAssertTrue(next.runner.carousels.lead.screens[0].showsKeptFrame, "the frame kept after the reload is the new config's")
+    }
 }
