@@ -70,6 +70,7 @@ final class DaemonRunner {
                                        operations: operations, router: router, publisher: publisher, events: events, loop: loop)
         watchdog = Watchdog(notifier: notifier, loop: loop)
         try connect(loop: loop, controlPath: controlPath)
+        self.startup.reached("parts made")
     }
 
     /// A control request: `ctl status` is the publisher's, the rest the operations'.
