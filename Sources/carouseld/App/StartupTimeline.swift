@@ -21,7 +21,8 @@ struct StartupTimeline: CustomStringConvertible {
     /// Exec's offset from the monotonic clock is read once for all of them.
     var description: String {
         let exec = ExecClock.sinceExec(atMonotonic: 0)
-        return milestones.map { milestone in "\(milestone.name) \(Self.milliseconds(exec.map { $0 + milestone.time }))" }
+        // In time order: a kept start frame is committed before the carousels are made.
+        return milestones.sorted { $0.time < $1.time }.map { milestone in "\(milestone.name) \(Self.milliseconds(exec.map { $0 + milestone.time }))" }
             .joined(separator: ", ")
     }
 

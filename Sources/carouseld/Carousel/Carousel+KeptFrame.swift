@@ -14,25 +14,26 @@ import Glibc
 /// or another build of carouseld is not shown. A carousel synced to the wall clock starts on the
 /// clock's picture, so it keeps none.
 extension Carousel {
-    /// Commits each lit screen's kept start frame, if one matches; the others' is kept once the
-    /// carousel first rests, final, on its start frame.
+    /// Commits each lit screen's kept start frame, if one matches and it is not shown yet; the
+    /// others' is kept once the carousel first rests, final, on its start frame. Called as the
+    /// carousel is made (before it has renderers) and again at `start`.
     func showKeptFrames() {
         guard let directory = keptFrames, screensOn, !engine.isMoving else { return }
         let start = engine.layout()
         guard start == startLayout() else { return }
-        for index in screens.indices {
+        for index in screens.indices where !screens[index].showsKeptFrame {
             guard let (path, key, width, height) = keptFrameFile(ofScreen: index, start: start, in: directory),
                   let frame = KeptFrameFile.read(path, key: key, width: width, height: height) else { continue }
             do {
                 try screens[index].showKept(frame, layout: start)
                 if firstCommitTime == nil { firstCommitTime = loop.time.now() }
                 Log.info("\(prefix)\(screens[index].output.summary): the kept start frame is on its way to the screen")
-                // Its cards are asked for now: the live frame follows once they are full.
-                _ = screens[index].renderer.isFinal(start)
             } catch {
                 Log.warning("\(prefix)showing the kept start frame on \(screens[index].output.summary): \(error)")
             }
         }
+        // Their cards are asked for (once there are renderers): the live frame follows once they are full.
+        for index in screens.indices where screens[index].showsKeptFrame { _ = screens[index].renderer.isFinal(start) }
     }
 
     /// After a frame of `layout` was committed: each screen whose start frame is not kept yet and

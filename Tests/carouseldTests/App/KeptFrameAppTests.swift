@@ -41,6 +41,7 @@ final class KeptFrameAppTests: XCTestCase {
         let cache = try ConfigTestDirectory()
         let dir = try firstStart(cache)
         let app = try AppHarness(directory: dir, cacheDirectory: cache.path)
+        XCTAssertEqual(app.screen.presents, 1, "committed as the carousel is made, before its stores are")
         app.start()   // no turn of the loop yet: no decode can have been handed over
         XCTAssertEqual(app.screen.presents, 1, "one frame committed at start")
         XCTAssertTrue(app.runner.carousels.lead.screens[0].showsKeptFrame, "the kept frame, committed before any decode")
@@ -71,6 +72,21 @@ final class KeptFrameAppTests: XCTestCase {
         let app = try AppHarness(directory: dir, cacheDirectory: cache.path)
         app.start()
         XCTAssertFalse(app.runner.carousels.lead.screens[0].showsKeptFrame, "another config: the kept frame is not this one's")
+    }
+
+    func testWithAScreenScheduleTheKeptFrameWaitsForTheSchedule() throws {
+        let cache = try ConfigTestDirectory()
+        // Lit all day, in two windows: the schedule decides at start, so the kept frame waits.
+        let lit = "interval = 60\n[[screen]]\non = \"00:00\"\noff = \"12:00\"\n[[screen]]\non = \"12:00\"\noff = \"00:00\"\n"
+        let first = try AppHarness(config: lit, pictures: [("a1.png", Self.red), ("a2.png", Self.green)], cacheDirectory: cache.path)
+        first.start()
+        try first.waitUntilOnScreen("the first picture", colour: Self.red)
+        try run(first, until: "the start frame kept") { first.runner.carousels.lead.framesKept == 1 }
+        let app = try AppHarness(directory: first.dir, cacheDirectory: cache.path)
+        XCTAssertEqual(app.screen.presents, 0, "nothing committed before the schedule has decided")
+        app.start()
+        XCTAssertEqual(app.screen.presents, 1, "the kept frame, at start")
+        XCTAssertTrue(app.runner.carousels.lead.screens[0].showsKeptFrame)
     }
 
     func testAConfigReloadedIsKeptUnderItsOwnBytes() throws {
