@@ -85,11 +85,7 @@ final class Carousel {
         screens = outputs.map { Screen(output: $0) }
         timer = loop.timer("frame timer") { [unowned self] now in tick(now: now) }
         try attachScreens()
-        // A warm start's kept frame goes to the screen before the image stores, their threads
-        // and the rest of the daemon are made: 40-70 ms sooner under TCG. Not where a screen
-        // schedule may keep the screen dark at start: there it waits for `start`, after the
-        // schedule has decided.
-        if shell.schedule.screens.isEmpty { showKeptFrames() }
+        if showsKeptFrameAsMade { showKeptFrames() }
         rebuildRenderers()
     }
 
@@ -123,7 +119,8 @@ final class Carousel {
     /// empty background a moment before them: it waits for its cards, `firstFrameWait` at most.
     func start() {
         firstFrameDeadline = loop.time.now() + Self.firstFrameWait
-        showKeptFrames()
+        if !showsKeptFrameAsMade { showKeptFrames() }
+        askForKeptFramesCards()
         tick(now: loop.time.now())
     }
 
