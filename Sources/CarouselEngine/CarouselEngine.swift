@@ -297,7 +297,19 @@ extension CarouselEngine {
     /// overlay planes, a card's copy into its buffer), rather than in one frame's time in the
     /// middle of the page change. Empty while the strip moves or is held, and with one page.
     public func neighbourLayouts() -> [FrameLayout] {
+        restingLayouts(pagesAway: [1, -1]).map(\.layout)
+    }
+
+    /// The layouts at rest this many pages away from the resting page, each with how far its
+    /// view is from the resting page's along the strip, in pixels (pages of a playlist that does
+    /// not fill its last page are not evenly spaced); empty under the same conditions as
+    /// `neighbourLayouts`. A panned strip draws the pages around the resting one side by side.
+    public func restingLayouts(pagesAway: [Int]) -> [(distance: Double, layout: FrameLayout)] {
         guard model.strip.loops, animation == nil, fade == nil, recognizer.fingersDown.isEmpty else { return [] }
-        return [page + 1, page - 1].map { layout(atPosition: model.strip.anchor(ofPage: $0)) }
+        let here = model.strip.anchor(ofPage: page)
+        return pagesAway.map { away in
+            let there = model.strip.anchor(ofPage: page + away)
+            return ((there - here) * model.geometry.step, layout(atPosition: there))
+        }
     }
 }

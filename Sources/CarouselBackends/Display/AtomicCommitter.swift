@@ -122,6 +122,9 @@ package final class AtomicCommitter: ModesetCommitter {
             acceptedCards = nil
             // Refused by its check (a card placed where the planes cannot show it): composed.
             if !uses.isEmpty, error == EINVAL || error == ERANGE { return .refused(errno: error) }
+            // A panned view the driver cannot scan out (no room left in its memory to pin the
+            // window, say): composed instead, like refused cards.
+            if state.panned { return .refused(errno: error) }
             if !state.active { return .refused(errno: error) }
             let what = state.lighting != nil ? "atomic modeset \(target.mode.label)"
                 : uses.isEmpty ? "atomic page flip" : "atomic page flip with \(uses.count) planes"
@@ -184,7 +187,7 @@ package final class AtomicCommitter: ModesetCommitter {
 
     /// Puts the plane (and with `modeset` the connector and CRTC) into `req`. Returns the mode
     /// blob it made, for `commit` to keep or destroy; 0 without `modeset`.
-    private func fill(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, buffer: DumbBuffer,
+    private func fill(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, buffer: any ScanoutBuffer,
                       rotation: UInt64?, modeset: Bool) throws(DisplayError) -> UInt32 {
         var blob: UInt32 = 0
         if modeset {
@@ -210,7 +213,7 @@ package final class AtomicCommitter: ModesetCommitter {
         try add(req, target.crtcID, ids.active, 1)
     }
 
-    private func addPlane(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, buffer: DumbBuffer,
+    private func addPlane(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, buffer: any ScanoutBuffer,
                           rotation: UInt64?) throws(DisplayError) {
         try add(req, planeID, ids.fb, UInt64(buffer.framebufferID))
         try add(req, planeID, ids.crtc, UInt64(target.crtcID))

@@ -32,6 +32,9 @@ package protocol DisplayOutput: AnyObject {
     /// commit); throws while the output is not ready. It holds whatever was drawn into it last, and
     /// renderers only write to it (scanout memory is often uncached).
     func acquire() throws(DisplayError) -> PixelBuffer
+    /// A free window of the panned strip, `width` × `height`, to draw a `PanWindow` into; nil when
+    /// this output cannot pan (frames are composed). Throws while the output is not ready.
+    func acquireWide(width: Int, height: Int) throws(DisplayError) -> PixelBuffer?
     /// Tests or applies `state` (see `FrameState`). Throws when the output is not ready or the
     /// driver fails; offered cards the planes cannot take come back as `.compose(reason)`.
     func commit(_ state: FrameState, _ mode: CommitMode) throws(DisplayError) -> CommitResult
@@ -51,6 +54,7 @@ package protocol DisplayOutput: AnyObject {
 }
 
 extension DisplayOutput {
+    package func acquireWide(width: Int, height: Int) throws(DisplayError) -> PixelBuffer? { nil }
     package var statistics: String? { nil }
     package var connectorID: UInt32? { nil }
     package var lastFrame: PixelBuffer? { nil }

@@ -132,6 +132,12 @@ package final class DrmCard {
     /// KMS drivers over a framebuffer the firmware left behind; the real GPU driver replaces them.
     package static let firmwareDrivers: Set<String> = ["simpledrm", "efidrm", "vesadrm", "ofdrm"]
 
+    /// Drivers that scan out a framebuffer from its offset, with the pitch it was given, so a
+    /// view into a wider buffer pans (`PanBuffers`). Only those checked on a real kernel: the
+    /// harness's bochs-drm. Others may read the offset (most display engines' helpers do) or
+    /// not (virtio-gpu and the firmware framebuffers copy from the buffer's start): they compose.
+    package static let pansByFramebufferOffset: Set<String> = ["bochs-drm"]
+
     /// The driver name, e.g. "bochs-drm".
     package var driverName: String {
         guard let version = DrmObjects.version(fd) else { return "unknown" }

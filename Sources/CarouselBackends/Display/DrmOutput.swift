@@ -45,6 +45,7 @@ package final class DrmOutput: DisplayOutput {
     package var size: Size? { screen?.size }
     package var lastFrame: PixelBuffer? {
         guard let screen, screen.lit, let current = flips.current else { return nil }
+        if let view = screen.panBuffers?.shown.current { return view.pixelBuffer }
         let primary = screen.buffers[current].pixelBuffer
         guard !screen.cardsShown.current.isEmpty else { return primary }
         // The primary plane holds only the background and dots: flatten the cards over it.
@@ -113,6 +114,7 @@ package final class DrmOutput: DisplayOutput {
                         flips.current = done
                         flips.pending = nil
                         own.cardsShown.current = own.cardsShown.pending
+                        own.panBuffers?.flipped()
                         shown = time
                     } else {
                         loop?.post { [weak screen] in screen?.flipCompleted(time: time) }
@@ -153,7 +155,11 @@ package final class DrmOutput: DisplayOutput {
         guard let done = flips.pending else { return }
         flips.current = done
         flips.pending = nil
-        if let screen { screen.cardsShown.current = screen.cardsShown.pending; screen.atomic?.writeback?.flipped(at: time) }
+        if let screen {
+            screen.cardsShown.current = screen.cardsShown.pending
+            screen.panBuffers?.flipped()
+            screen.atomic?.writeback?.flipped(at: time)
+        }
         if let (frames, directory) = pendingWriteback {
             pendingWriteback = nil
             do throws(DisplayError) { try beginWriteback(frames: frames, directory: directory) } catch {
@@ -224,6 +230,12 @@ extension DrmOutput {
         return screen.rotator?.buffer ?? screen.buffers[nextBuffer(of: screen)].pixelBuffer
     }
 
+    package func acquireWide(width: Int, height: Int) throws(DisplayError) -> PixelBuffer? {
+        guard isReady, let screen else { throw .unsupported("a window asked for while \(screen == nil ? "no screen is connected" : "a flip is pending")") }
+        guard screen.lit, let panBuffers = screen.panBuffers else { return nil }
+        return try panBuffers.acquire(width: width, height: height)
+    }
+
     package func commit(_ state: FrameState, _ mode: CommitMode) throws(DisplayError) -> CommitResult {
         guard isReady, let screen else {
             throw .unsupported("a commit while \(screen == nil ? "no screen is connected" : "a flip is pending")")
@@ -232,6 +244,7 @@ extension DrmOutput {
             if mode == .apply { switchOff(screen) }
             return .accepted
         }
+        if let pan = state.pan { return try commitPanned(pan, mode, on: screen) }
         if !state.cards.isEmpty, let refusal = refusal(of: state.cards, on: screen) { return .compose(refusal) }
         var cards: [(placed: PlacedCard, buffer: DumbBuffer)] = []
         for card in state.cards { cards.append((card.placed, try screen.cardBuffers!.buffer(for: card.card))) }
@@ -258,9 +271,26 @@ extension DrmOutput {
         }
     }
 
+    /// A frame of the panned strip: the primary plane shows a view of the window from a column.
+    private func commitPanned(_ pan: PanFrame, _ mode: CommitMode, on screen: DrmScreen) throws(DisplayError) -> CommitResult {
+        guard screen.lit, let panBuffers = screen.panBuffers else { return .compose(.cannotPan) }
+        let view = try panBuffers.view(of: pan.window, at: pan.column)
+        switch try screen.committer.commit(KmsState(target: screen.target, primary: view, panned: true), test: mode == .test) {
+        case .refused(let error):
+            return .compose(.panRefused(error: "\(SystemError(call: "page flip", errno: error))"))
+        case .accepted(let evented):
+            guard mode == .apply else { return .accepted }
+            applied(screen, buffer: nil, cards: [], evented: evented, view: view)
+            return .accepted
+        }
+    }
+
     /// The books after a commit was queued.
-    private func applied(_ screen: DrmScreen, buffer index: Int?, cards: [(placed: PlacedCard, buffer: DumbBuffer)], evented: Bool) {
+    private func applied(_ screen: DrmScreen, buffer index: Int?, cards: [(placed: PlacedCard, buffer: DumbBuffer)], evented: Bool,
+                         view: FramebufferView? = nil) {
         screen.cardBuffers?.committed()
+        // A frame without a new primary buffer (cards moved alone) keeps the view on screen.
+        if view != nil || index != nil { screen.panBuffers?.committed(view) }
         if !screen.lit {
             if saved?.crtcID != screen.target.crtcID {
                 saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)

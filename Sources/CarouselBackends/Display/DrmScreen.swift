@@ -23,6 +23,9 @@ package final class DrmScreen {
     package let cardBuffers: CardFramebuffers?
     /// The cards on overlays in the frame on screen and in the one queued (empty: composed).
     package var cardsShown: (current: [(placed: PlacedCard, buffer: DumbBuffer)], pending: [(placed: PlacedCard, buffer: DumbBuffer)]) = ([], [])
+    /// The panned strip's windows, on a screen that has no overlay planes for cards, is not
+    /// rotated, and whose driver pans by framebuffer offset; nil: frames are composed.
+    package private(set) var panBuffers: PanBuffers?
     /// The last planes frame flattened for `ctl screenshot`.
     package var snapshot: PixelImage?
 
@@ -56,6 +59,7 @@ package final class DrmScreen {
                 for _ in 1..<count { buffers.append(try DumbBuffer(card: card, width: pictureWidth, height: pictureHeight)) }
                 DumbBuffer.faultInAhead(buffers)
                 self.buffers = buffers; planeRotation = settings.rotation; rotator = nil
+                panBuffers = nil
                 return
             }
             Log.info("\(target.connectorName): plane cannot rotate by \(settings.rotation)°; rotating in software")
@@ -66,6 +70,8 @@ package final class DrmScreen {
         self.buffers = buffers
         planeRotation = 0
         rotator = SoftwareRotator(degrees: settings.rotation, width: pictureWidth, height: pictureHeight)
+        let pans = planeCapabilities == nil && rotator == nil && DrmCard.pansByFramebufferOffset.contains(card.driverName)
+        panBuffers = pans ? PanBuffers(card: card, viewWidth: mode.width) : nil
     }
 
     /// The overlays this screen may put cards on: unrotated (a quarter turn would need the

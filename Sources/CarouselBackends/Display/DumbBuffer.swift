@@ -6,7 +6,7 @@ import Glibc
 /// One XRGB8888 scanout buffer in CPU-mapped "dumb" memory, registered as a DRM framebuffer.
 /// Like weston's drm_fb_create_dumb, each creation step is undone if a later one fails;
 /// everything is released in deinit, while the card it holds is still open.
-package final class DumbBuffer: PlaneBuffer {
+package final class DumbBuffer: PlaneBuffer, ScanoutBuffer {
     package let width: Int
     package let height: Int
     /// Bytes per row, as chosen by the driver.
@@ -14,7 +14,8 @@ package final class DumbBuffer: PlaneBuffer {
     package let framebufferID: UInt32
     package let pixels: UnsafeMutableRawPointer
     private let card: DrmCard
-    private let handle: UInt32
+    /// The GEM handle, for framebuffers over part of the buffer (`FramebufferView`).
+    let handle: UInt32
     private let byteCount: Int
 
     package init(card: DrmCard, width: Int, height: Int) throws(DisplayError) {
@@ -24,20 +25,8 @@ package final class DumbBuffer: PlaneBuffer {
         guard drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size) == 0 else {
             throw .system(call: "CREATE_DUMB \(width)x\(height)", errno: Glibc.errno, path: "dumb buffer")
         }
-        var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
-        var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
-        var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
         var fb: UInt32 = 0
-        let added = withUnsafeMutablePointer(to: &handles) { h in
-            withUnsafeMutablePointer(to: &pitches) { p in
-                withUnsafeMutablePointer(to: &offsets) { o in
-                    drmModeAddFB2(fd, UInt32(width), UInt32(height), cdrm_format_xrgb8888(),
-                                  UnsafeMutableRawPointer(h).assumingMemoryBound(to: UInt32.self),
-                                  UnsafeMutableRawPointer(p).assumingMemoryBound(to: UInt32.self),
-                                  UnsafeMutableRawPointer(o).assumingMemoryBound(to: UInt32.self), &fb, 0)
-                }
-            }
-        }
+        let added = Self.addFramebuffer(fd: fd, handle: handle, width: width, height: height, pitch: pitch, offset: 0, into: &fb)
         guard added == 0 else {
             let err = Glibc.errno
             drmModeDestroyDumbBuffer(fd, handle)
@@ -75,6 +64,25 @@ package final class DumbBuffer: PlaneBuffer {
         DetachedThread.start(name: "carouseld-reap") {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
+    }
+
+    /// Registers `width` × `height` XRGB8888 pixels of the buffer `handle`, from byte `offset`
+    /// with `pitch` bytes a row, as a framebuffer (drmModeAddFB2); 0 or -1 with errno set.
+    static func addFramebuffer(fd: Int32, handle: UInt32, width: Int, height: Int, pitch: UInt32, offset: UInt32,
+                               into fb: inout UInt32) -> Int32 {
+        var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
+        var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
+        var offsets: (UInt32, UInt32, UInt32, UInt32) = (offset, 0, 0, 0)
+        return withUnsafeMutablePointer(to: &handles) { h in
+            withUnsafeMutablePointer(to: &pitches) { p in
+                withUnsafeMutablePointer(to: &offsets) { o in
+                    drmModeAddFB2(fd, UInt32(width), UInt32(height), cdrm_format_xrgb8888(),
+                                  UnsafeMutableRawPointer(h).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeMutableRawPointer(p).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeMutableRawPointer(o).assumingMemoryBound(to: UInt32.self), &fb, 0)
+                }
+            }
         }
     }
 

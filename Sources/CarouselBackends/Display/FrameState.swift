@@ -19,12 +19,24 @@ package struct FrameState {
     /// At rest, with cards on planes: the cards the next page change may bring, copied into
     /// plane buffers after this commit, so that none is copied in that page change's frames.
     package var upcomingCards: [Card] = []
+    /// The panned strip: the primary plane shows a window `acquireWide` gave from this column
+    /// (no `primary`, no cards).
+    package var pan: PanFrame?
 
-    package init(power: Power = .on, cards: [PlaneCard] = [], primary: PixelBuffer? = nil, upcomingCards: [Card] = []) {
+    package init(power: Power = .on, cards: [PlaneCard] = [], primary: PixelBuffer? = nil, upcomingCards: [Card] = [],
+                 pan: PanFrame? = nil) {
         self.power = power; self.cards = cards; self.primary = primary; self.upcomingCards = upcomingCards
+        self.pan = pan
     }
 
     package static let off = FrameState(power: .off)
+}
+
+/// A frame of the panned strip: a wide window drawn at rest (`PanWindow`), shown from a column.
+package struct PanFrame {
+    package var window: PixelBuffer
+    package var column: Int
+    package init(window: PixelBuffer, column: Int) { self.window = window; self.column = column }
 }
 
 /// Whether `commit` only asks (DRM_MODE_ATOMIC_TEST_ONLY) or shows the state.

@@ -40,6 +40,14 @@ package struct SavedCrtc {
     }
 }
 
+/// A framebuffer the primary plane can scan out: a dumb buffer, or a screen-sized view into a
+/// wider one (`FramebufferView`, the panned strip).
+package protocol ScanoutBuffer: AnyObject {
+    var framebufferID: UInt32 { get }
+    var width: Int { get }
+    var height: Int { get }
+}
+
 /// One CRTC's next state in KMS terms: what `DrmOutput` makes of a `FrameState`.
 package struct KmsState {
     package var target: ScanoutTarget
@@ -49,13 +57,17 @@ package struct KmsState {
     /// false: the CRTC's output off (DPMS off, ACTIVE = 0); nothing else is in the state.
     package var active = true
     /// The primary plane's new buffer; nil: it keeps its own.
-    package var primary: DumbBuffer?
+    package var primary: (any ScanoutBuffer)?
+    /// A view into the panned strip's window: a driver that cannot show it (its memory is
+    /// full, or it refuses the framebuffer) answers `.refused`, and the frame is composed.
+    package var panned = false
     /// Cards on the overlays, bottom to top; overlays lit before and unused now go dark.
     package var cards: [(placed: PlacedCard, buffer: DumbBuffer)] = []
 
-    package init(target: ScanoutTarget, lighting: Int? = nil, active: Bool = true, primary: DumbBuffer? = nil,
-                 cards: [(placed: PlacedCard, buffer: DumbBuffer)] = []) {
+    package init(target: ScanoutTarget, lighting: Int? = nil, active: Bool = true, primary: (any ScanoutBuffer)? = nil,
+                 cards: [(placed: PlacedCard, buffer: DumbBuffer)] = [], panned: Bool = false) {
         self.target = target; self.lighting = lighting; self.active = active; self.primary = primary; self.cards = cards
+        self.panned = panned
     }
 }
 
@@ -105,6 +117,7 @@ package final class LegacyCommitter: ModesetCommitter {
             return .accepted(evented: false)
         }
         guard drmModePageFlip(fd, target.crtcID, buffer.framebufferID, cdrm_mode_page_flip_event(), nil) == 0 else {
+            if state.panned { return .refused(errno: Glibc.errno) }
             throw .system(call: "drmModePageFlip", errno: Glibc.errno, path: target.connectorName)
         }
         return .accepted(evented: true)

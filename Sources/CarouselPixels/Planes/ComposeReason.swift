@@ -17,6 +17,10 @@ package struct ComposeReason: Equatable, Sendable, CustomStringConvertible {
         case planesHaveNoAlpha
         /// The driver refused the cards in its atomic check.
         case driverRefused
+        /// The output cannot pan the strip (fbdev, Wayland, another driver).
+        case cannotPan
+        /// The driver refused a panned frame (its memory full, say).
+        case panRefused
     }
 
     package let kind: Kind
@@ -39,6 +43,12 @@ package struct ComposeReason: Equatable, Sendable, CustomStringConvertible {
     package static func planesHaveNoAlpha(opacity: Double) -> ComposeReason {
         ComposeReason(kind: .planesHaveNoAlpha,
                       detail: "the planes have no alpha property (a card at opacity \(formatNumber((opacity * 1000).rounded() / 1000)))")
+    }
+
+    package static let cannotPan = ComposeReason(kind: .cannotPan, detail: "the screen cannot pan the strip")
+
+    package static func panRefused(error: String) -> ComposeReason {
+        ComposeReason(kind: .panRefused, detail: "the driver refused a panned frame (\(error))")
     }
 
     package static func driverRefused(cards: Int, error: String) -> ComposeReason {

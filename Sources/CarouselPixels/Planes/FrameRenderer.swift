@@ -20,6 +20,10 @@ package protocol FrameRenderer: AnyObject {
     /// Asks for the layout's cards and tells whether a frame of it now would be final: every
     /// visible card full (or failed), none a preview.
     func isFinal(_ layout: FrameLayout) -> Bool
+    /// True when this renderer draws `PanWindow`s as the screen shows them: the screen is the
+    /// engine's whole view (no span, no scaled mirror) and no page dots are drawn (they stay put
+    /// while the cards slide, which a window cannot show).
+    var drawsPanWindows: Bool { get }
 }
 
 /// A frame's cards for overlay planes, or the reason the frame must be composed on the CPU.
@@ -45,6 +49,7 @@ extension FrameRenderer {
     package func drawBackground(_ layout: FrameLayout, into target: PixelBuffer) { draw(layout, into: target) }
     package func upcomingCards(_ layouts: [FrameLayout]) -> [Card] { [] }
     package func isFinal(_ layout: FrameLayout) -> Bool { true }
+    package var drawsPanWindows: Bool { false }
 }
 
 /// The daemon's renderer: the pixels compositor over the image store's pre-scaled cards.
@@ -53,10 +58,12 @@ package final class CompositorRenderer: FrameRenderer {
     package let store: ImageStore
     package let compositor: Compositor
     package let view: ViewTransform
+    package let drawsPanWindows: Bool
 
     package init(store: ImageStore, config: CarouselConfig, view: ViewTransform = .identity) {
         self.store = store
         self.view = view
+        drawsPanWindows = view == .identity && !config.dots.shown
         compositor = Compositor(config: Self.scaledDots(config, by: view.scale), store: store,
                                 origin: (view.originX, view.originY))
     }

@@ -46,6 +46,7 @@ extension Carousel {
             screens[index].renderer = makeRenderer(store, config, view)
             screens[index].pathLog = FramePathLog()
             screens[index].offersCards = true
+            screens[index].pan = PanState()
         }
         setNeedsRedraw()
     }

@@ -108,6 +108,7 @@ extension Carousel {
         screens[index].renderer.invalidate()
         screens[index].power = nil   // a new screen: switched off anew if the screens are off
         screens[index].offersCards = true
+        screens[index].pan = PanState()
         pacing.lastPresented = nil
         pacing.holdUntil = nil
         setNeedsRedraw()
@@ -128,7 +129,8 @@ extension Carousel {
            !screen.renderer.isFinal(layout) { return }
         if firstDrawTime == nil { firstDrawTime = loop.time.now() }
         do {
-            try screens[index].show(layout) { engine.neighbourLayouts() }
+            try screens[index].show(layout, upcoming: { engine.neighbourLayouts() },
+                                    around: { engine.restingLayouts(pagesAway: Screen.pagesAround) })
             if firstCommitTime == nil { firstCommitTime = loop.time.now() }
             keepStartFrameIfDue(layout)
             // With "frame N visible at", how long the daemon took from a flip to the next commit
@@ -204,13 +206,20 @@ extension Carousel {
         var showsKeptFrame = false
         /// No start frame is kept for this screen and the current config yet.
         var keepsStartFrame = true
+        /// The panned strip's window and column (`Carousel+Panning`).
+        var pan = PanState()
 
         init(output: DisplayOutput) { self.output = output }
 
-        /// Shows `layout`: its cards on overlay planes where the output takes them (tested, then
-        /// applied), or composed on the CPU into a buffer of the output's.
-        mutating func show(_ layout: FrameLayout, upcoming: () -> [FrameLayout]) throws(DisplayError) {
-            try commit(layout, upcoming: upcoming)
+        /// Shows `layout`: panned where the screen and the look allow (`commitPanned`), else its
+        /// cards on overlay planes where the output takes them (tested, then applied), or
+        /// composed on the CPU into a buffer of the output's.
+        mutating func show(_ layout: FrameLayout, upcoming: () -> [FrameLayout],
+                           around: () -> [(distance: Double, layout: FrameLayout)]) throws(DisplayError) {
+            if try !commitPanned(layout, around: around) {
+                try commit(layout, upcoming: upcoming)
+                pan.column = nil
+            }
             showsKeptFrame = false
             power = .on
             lastDrawn = layout
@@ -258,7 +267,7 @@ extension Carousel {
             background = nil
         }
 
-        private var name: String { output.connectorName ?? output.devicePath }
+        var name: String { output.connectorName ?? output.devicePath }
     }
 }
 
@@ -270,13 +279,24 @@ struct FramePathLog {
     private var saidPlanes = false
 
     /// Start-up's moments and outputs without planes are not worth the log.
-    private static let silent: Set<ComposeReason.Kind> = [.cardNotDecoded, .notLit, .noOverlayPlanes]
+    private static let silent: Set<ComposeReason.Kind> = [.cardNotDecoded, .notLit, .noOverlayPlanes, .cannotPan]
 
     /// True when it was said (the first time for its kind).
     @discardableResult
     mutating func composing(_ reason: ComposeReason, on name: String) -> Bool {
         guard !Self.silent.contains(reason.kind), said.insert(reason.kind).inserted else { return false }
         Log.info("\(name): composing frames on the CPU: \(reason)")
+        return true
+    }
+
+    private var saidPanning = false
+
+    /// Said once per reload, with the window's size.
+    @discardableResult
+    mutating func panning(_ window: PanWindow, on name: String) -> Bool {
+        guard !saidPanning else { return false }
+        saidPanning = true
+        Log.info("\(name): the strip pans in the display engine (a \(window.width)x\(Int(window.layout.viewport.height)) window, drawn at rest)")
         return true
     }
 

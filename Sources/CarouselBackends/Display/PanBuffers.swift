@@ -1,0 +1,90 @@
+import CarouselCore
+import CarouselPixels
+import CDRM
+import Glibc
+
+/// A screen-sized framebuffer over part of a wider dumb buffer, its first pixel `column` pixels
+/// in: the primary plane shows the panned strip's window from that column. The view keeps its
+/// buffer alive.
+///
+/// The view is a framebuffer of its own (ADDFB2 with an offset and the wide buffer's pitch), not
+/// the wide framebuffer with SRC_X: bochs-drm scans out from the framebuffer's offset and
+/// ignores the plane's source position.
+package final class FramebufferView: ScanoutBuffer {
+    package let buffer: DumbBuffer
+    package let column: Int
+    package let framebufferID: UInt32
+    package let width: Int
+    package let height: Int
+    private let fd: Int32
+
+    init(card: DrmCard, over buffer: DumbBuffer, column: Int, width: Int) throws(DisplayError) {
+        guard column >= 0, column + width <= buffer.width else {
+            throw .unsupported("a \(width) pixel view from column \(column) of a \(buffer.width) pixel window")
+        }
+        var fb: UInt32 = 0
+        guard DumbBuffer.addFramebuffer(fd: card.fd, handle: buffer.handle, width: width, height: buffer.height,
+                                        pitch: UInt32(buffer.stride), offset: UInt32(column * 4), into: &fb) == 0 else {
+            throw .system(call: "drmModeAddFB2 (a view from column \(column))", errno: Glibc.errno, path: "panned strip")
+        }
+        self.buffer = buffer; self.column = column; self.width = width; self.height = buffer.height
+        self.framebufferID = fb; self.fd = card.fd
+    }
+
+    /// The pixels the view shows, to read (`ctl screenshot`).
+    package var pixelBuffer: PixelBuffer {
+        PixelBuffer(base: buffer.pixels + column * 4, width: width, height: height, stride: buffer.stride)
+    }
+
+    deinit { drmModeRmFB(fd, framebufferID) }
+}
+
+/// The panned strip's buffers on one screen: two wide windows (one on screen while the other
+/// is drawn around the next resting page), and a view for each column a frame shows, kept while
+/// that frame is on screen or queued.
+package final class PanBuffers {
+    private let card: DrmCard
+    /// The screen's width: every view's.
+    private let viewWidth: Int
+    private var windows: [DumbBuffer] = []
+    /// The views of the frames on screen and queued; nil: a composed frame.
+    private(set) var shown: (current: FramebufferView?, pending: FramebufferView?) = (nil, nil)
+
+    init(card: DrmCard, viewWidth: Int) {
+        self.card = card; self.viewWidth = viewWidth
+    }
+
+    /// A window of this size that no frame on screen or queued shows, to draw into. The pair is
+    /// made on first use and again for another size (the views on screen keep the old one).
+    func acquire(width: Int, height: Int) throws(DisplayError) -> PixelBuffer {
+        if windows.first.map({ $0.width != width || $0.height != height }) ?? true {
+            windows = []
+            for _ in 0..<2 { windows.append(try DumbBuffer(card: card, width: width, height: height)) }
+            DumbBuffer.faultInAhead(windows)
+            Log.info("panned strip: two \(width)x\(height) windows")
+        }
+        let busy = [shown.current?.buffer, shown.pending?.buffer]
+        guard let free = windows.first(where: { window in !busy.contains { $0 === window } }) else {
+            throw .unsupported("both panned windows are on screen or queued")
+        }
+        return free.pixelBuffer
+    }
+
+    /// The view of `window` (a buffer `acquire` gave) from `column`.
+    func view(of window: PixelBuffer, at column: Int) throws(DisplayError) -> FramebufferView {
+        guard let buffer = windows.first(where: { $0.pixels == window.base }) else {
+            throw .unsupported("a panned frame of a window this screen does not hold")
+        }
+        for view in [shown.current, shown.pending] {
+            if let view, view.buffer === buffer, view.column == column { return view }
+        }
+        return try FramebufferView(card: card, over: buffer, column: column, width: viewWidth)
+    }
+
+    /// A frame was queued: `view`, or a composed frame. Views no frame shows any more are freed
+    /// (none is on a plane, so removing its framebuffer switches nothing off).
+    func committed(_ view: FramebufferView?) { shown.pending = view }
+
+    /// The queued frame is on screen.
+    func flipped() { shown.current = shown.pending }
+}
