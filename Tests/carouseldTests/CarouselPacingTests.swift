@@ -24,7 +24,20 @@ final class FakeOutput: DisplayOutput {
         return memory
     }()
 
+    /// The panned strip: when `pans`, windows are handed out and panned frames recorded by column.
+    var pans = false
+    private(set) var columns: [Int] = []
+    private(set) var windowsAcquired = 0
+    private var windows: [PixelImage] = []
+
     deinit { memory.deallocate() }
+
+    func acquireWide(width: Int, height: Int) throws(DisplayError) -> PixelBuffer? {
+        guard pans, let window = PixelImage(width: width, height: height) else { return nil }
+        windowsAcquired += 1
+        windows = [window]
+        return window.buffer
+    }
 
     var summary: String { "fake" }
     var isReady: Bool { size != nil && !pending }
@@ -46,6 +59,10 @@ final class FakeOutput: DisplayOutput {
     func commit(_ state: FrameState, _ mode: CommitMode) throws(DisplayError) -> CommitResult {
         if !state.cards.isEmpty { return .compose(.noOverlayPlanes) }
         guard mode == .apply else { return .accepted }
+        if let pan = state.pan {
+            guard pans, windows.first?.base == pan.window.base else { return .compose(.panRefused(error: "not this fake's window")) }
+            columns.append(pan.column)
+        }
         if pending || size == nil { presentsWhilePending += 1 }
         powers.append(state.power)
         guard state.power == .on else { return .accepted }
@@ -89,13 +106,18 @@ final class RecordingRenderer: FrameRenderer {
     private(set) var needsRefinement = false
     func draw(_ layout: FrameLayout, into target: PixelBuffer) {
         layouts.append(layout)
+        asks.append(layout)
         needsRefinement = coarseDraws > 0
         coarseDraws = max(0, coarseDraws - 1)
     }
     func invalidate() { invalidations += 1 }
     /// Whether a frame drawn now would show every card full (`isFinal`).
     var cardsFull = true
-    func isFinal(_ layout: FrameLayout) -> Bool { cardsFull }
+    /// The layouts whose cards were asked for, drawn or asked about, in order (the image store
+    /// decodes for the last ask).
+    private(set) var asks: [FrameLayout] = []
+    func isFinal(_ layout: FrameLayout) -> Bool { asks.append(layout); return cardsFull }
+    var drawsPanWindows = false
 }
 
 /// Every test moves the loop's clock itself: nothing reads the real one, nothing sleeps.
@@ -518,9 +540,11 @@ extension Carousel {
     /// A carousel of `items` pictures on `screens` fake outputs of 640x400, whose renderers
     /// record what they draw (the same renderer per screen whenever the carousel makes them anew).
     static func recording(items: Int, interval: Double, screens: Int = 1, layout: OutputLayout = .mirror,
-                          loop: EventLoop) throws -> (Carousel, [FakeOutput], [RecordingRenderer]) {
+                          loop: EventLoop, configure: (inout CarouselConfig) -> Void = { _ in })
+        throws -> (Carousel, [FakeOutput], [RecordingRenderer]) {
         var config = CarouselConfig()
         config.interval = interval
+        configure(&config)
         let outputs = (0..<screens).map { _ in FakeOutput() }
         let renderers = (0..<screens).map { _ in RecordingRenderer() }
         var made = 0

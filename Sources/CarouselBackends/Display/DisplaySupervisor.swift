@@ -73,6 +73,11 @@ package final class DisplaySupervisor: DisplayOutput {
         return try current.acquire()
     }
 
+    package func acquireWide(width: Int, height: Int) throws(DisplayError) -> PixelBuffer? {
+        guard let current else { throw .noDevice("no display device") }
+        return try current.acquireWide(width: width, height: height)
+    }
+
     package func commit(_ state: FrameState, _ mode: CommitMode) throws(DisplayError) -> CommitResult {
         guard let current else { throw .noDevice("no display device") }
         return try current.commit(state, mode)

@@ -23,6 +23,13 @@ package struct PanWindow: Equatable {
     package var width: Int { Int(layout.viewport.width) }
     package var viewWidth: Int { Int(anchor.viewport.width) }
 
+    /// A look whose every card is at scale 1 and full opacity, wherever it is. Its frames at rest
+    /// may show only flat cards where the rest of the look is not (a card as wide as the screen
+    /// leaves its scaled neighbours off it): a window drawn then would serve no page change.
+    package static func isFlat(_ emphasis: CardEmphasis) -> Bool {
+        [emphasis.centerScale, emphasis.sideScale, emphasis.centerOpacity, emphasis.sideOpacity].allSatisfy { $0 == 1 }
+    }
+
     /// A frame that a window can show: cards all at scale 1 and full opacity.
     package static func isFlat(_ layout: FrameLayout) -> Bool {
         !layout.cards.isEmpty && layout.cards.allSatisfy { $0.scale == 1 && $0.opacity == 1 }

@@ -20,9 +20,9 @@ package protocol FrameRenderer: AnyObject {
     /// Asks for the layout's cards and tells whether a frame of it now would be final: every
     /// visible card full (or failed), none a preview.
     func isFinal(_ layout: FrameLayout) -> Bool
-    /// True when this renderer draws `PanWindow`s as the screen shows them: the screen is the
-    /// engine's whole view (no span, no scaled mirror) and no page dots are drawn (they stay put
-    /// while the cards slide, which a window cannot show).
+    /// True when this renderer draws `PanWindow`s as the screen shows them: a flat look, the
+    /// screen is the engine's whole view (no span, no scaled mirror), and no page dots are drawn
+    /// (they stay put while the cards slide, which a window cannot show).
     var drawsPanWindows: Bool { get }
 }
 
@@ -63,7 +63,7 @@ package final class CompositorRenderer: FrameRenderer {
     package init(store: ImageStore, config: CarouselConfig, view: ViewTransform = .identity) {
         self.store = store
         self.view = view
-        drawsPanWindows = view == .identity && !config.dots.shown
+        drawsPanWindows = view == .identity && !config.dots.shown && PanWindow.isFlat(config.emphasis)
         compositor = Compositor(config: Self.scaledDots(config, by: view.scale), store: store,
                                 origin: (view.originX, view.originY))
     }

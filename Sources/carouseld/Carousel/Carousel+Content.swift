@@ -62,9 +62,10 @@ extension Carousel {
         if firstDecodeTime == nil { firstDecodeTime = loop.time.now() }
         if !visible.isDisjoint(with: update.ready + update.failed) { return setNeedsRedraw() }
         guard !update.ready.isEmpty, !engine.isMoving else { return }
-        let onPlanes = screens.indices.filter { screens[$0].background != nil }
-        guard !onPlanes.isEmpty else { return }
-        for index in onPlanes { screens[index].redraw = true }
+        // At rest on planes the next cards are readied; a window waits for its cards.
+        let waiting = screens.indices.filter { screens[$0].background != nil || screens[$0].pan.awaitsCards }
+        guard !waiting.isEmpty else { return }
+        for index in waiting { screens[index].redraw = true }
         scheduleTick()
     }
 

@@ -219,6 +219,7 @@ extension Carousel {
             if try !commitPanned(layout, around: around) {
                 try commit(layout, upcoming: upcoming)
                 pan.column = nil
+                if let waiting = pan.pending { _ = renderer.isFinal(waiting.layout) }
             }
             showsKeptFrame = false
             power = .on

@@ -1,4 +1,5 @@
 import CarouselBackends
+import CarouselCore
 import CarouselEngine
 import CarouselPixels
 
@@ -15,6 +16,12 @@ extension Carousel {
         /// The output answered that it cannot pan (or its driver refused a panned frame):
         /// frames are composed until the screen or the renderer changes.
         var refused = false
+        /// At rest, the window waits for cards of the pages around still decoding: a decode
+        /// draws the frame again.
+        var awaitsCards = false
+        /// That window: asked for again after the composed frame in its place, which asks the
+        /// image store for the screen's cards alone (its decodes of the others would stop).
+        var pending: PanWindow?
     }
 }
 
@@ -28,17 +35,23 @@ extension Carousel.Screen {
     /// screen), once every card of it is decoded.
     mutating func commitPanned(_ layout: FrameLayout,
                                around: () -> [(distance: Double, layout: FrameLayout)]) throws(DisplayError) -> Bool {
+        (pan.awaitsCards, pan.pending) = (false, nil)
         guard !pan.refused, power == .on, renderer.drawsPanWindows, PanWindow.isFlat(layout) else { return false }
         var window = pan.window
         let column: Int
         if !layout.isMoving {
             if window?.layout.anchor != layout {
-                guard let made = PanWindow(anchor: layout, around: around()) else { return false }
+                guard let made = PanWindow(anchor: layout, around: around()) else {
+                    Log.debug("\(name): no window around this page (a single page, or a card not flat)")
+                    return false
+                }
                 guard let wide = try output.acquireWide(width: made.width, height: Int(made.layout.viewport.height)) else {
+                    Log.debug("\(name): the output cannot pan")
                     pan.refused = true
                     return false
                 }
-                guard renderer.isFinal(made.layout) else { return false }
+                pan.awaitsCards = !renderer.isFinal(made.layout)
+                guard !pan.awaitsCards else { pan.pending = made; return false }
                 renderer.draw(made.layout, into: wide)
                 window = (made, wide)
             }
@@ -52,6 +65,7 @@ extension Carousel.Screen {
         guard let window else { return false }
         switch try output.commit(FrameState(pan: PanFrame(window: window.buffer, column: column)), .apply) {
         case .accepted:
+            pan.pending = nil
             pan.window = window
             pan.column = column
             pathLog.panning(window.layout, on: name)
