@@ -37,6 +37,7 @@ mkdir -p "$out/config-reload"
 run config-reload env CAROUSELD_VM_GUEST=1 tests/vm/config-reload.sh "$bin" "$out/config-reload"
 run operations tests/vm/operations-guest.sh "$bin" "$out"
 run fade tests/vm/fade-guest.sh "$bin" "$out"
+run pan tests/vm/pan-guest.sh "$bin" "$out"
 run cec tests/vm/cec-guest.sh "$bin" "$out"
 # These two step the guest clock: last but one.
 run clock tests/vm/clock-guest.sh "$bin" "$out"

@@ -3,7 +3,7 @@
 # daemon on OUT/conf-fade (interval 3, transition "fade", fade_duration 2: the first fade runs
 # from 3 s to 5 s after its first frame) composed on the CPU, as bochs has no overlay planes;
 # 60 screendumps 0.1 s apart, taken by the host from the first frame on, are left in
-# OUT/fade/ for scripts/vm-tests to match against `carouseld render` (tests/vm/fade_frames.py).
+# OUT/fade/ for scripts/vm-tests to match against `carouseld render` (tests/vm/transition_frames.py).
 # usage (in the guest): tests/vm/fade-guest.sh BINARY OUT
 set -u
 bin=$1 out=$2/fade

@@ -5,8 +5,10 @@
 # OUT/conf-cpu-* (made by scripts/vm-tests, the example's pictures; "-still" ones never advance
 # by themselves, so `ctl writeback` is armed at rest and `ctl next` makes the page change it
 # reads back, each left in OUT/planes/wb-NAME/ for the host to match against `render`):
-#   0. on bochs (before vkms; bochs has no overlay planes): the daemon's CPU time over one loop,
-#      composed, and fbi's over 5 pictures on bochs's fbdev, both at bochs's own mode;
+#   0. on bochs (before vkms; bochs has no overlay planes): the daemon's CPU time over 5 page
+#      changes, the flat look panned and the look with emphasis composed, and fbi's over 5
+#      pictures on bochs's fbdev, all at bochs's own mode, three times each; then the panned
+#      path's flip gaps beside `stress-ng --cpu 2`;
 #   1. planes (640x480): the log says the plane path is in use, frames of a page change are
 #      read back, the kernel's atomic state has the cards on overlay planes at rest and none
 #      after exit;
@@ -125,9 +127,9 @@ waitfor_count() {
 # harness's waits, vkms's commit worker), and each wake-up across CPUs is an emulated
 # interrupt. On one, alone, runs of one binary agreed within a tenth.
 cpus() { [ -w /sys/devices/system/cpu/cpu1/online ] && echo $(($1 - 1)) > /sys/devices/system/cpu/cpu1/online; true; }
-# loop_cpu: CPU seconds over the second loop of 5 page changes (from the 5th rest after the
-# first picture to the 10th)
-loop_cpu() { rests 5 && local a=$(cpu_ticks $pid) && rests 10 && cpu_between "$a" "$(cpu_ticks $pid)"; }
+# loop_cpu [FROM TO]: CPU seconds over 5 page changes, by default the second loop (from the
+# 5th rest after the first picture to the 10th)
+loop_cpu() { rests "${1:-5}" && local a=$(cpu_ticks $pid) && rests "${2:-10}" && cpu_between "$a" "$(cpu_ticks $pid)"; }
 
 # fbi_cpu NAME FB: fbi showing the example's 5 pictures once on FB, one each 2 s (-t 2 like
 # interval 2; each its own decode): its CPU seconds from start to the last picture, into
@@ -145,17 +147,40 @@ fbi_cpu() {
   echo "$1 $(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f %.3f %.3f", u + s, u, s }')" >> "$out/cpu.txt"
 }
 
-# 0. bochs, which has no overlay planes: the daemon composes; beside it fbi, both at bochs's
-#    own mode (when the boot has bochs: this runs in the bochs-drm boot)
+# 0. bochs, which has no overlay planes (when the boot has bochs: this runs in the bochs-drm
+#    boot): the flat look pans (`PanWindow`), the look with emphasis is composed; beside them
+#    fbi, all at bochs's own mode, three times each in turn, on one CPU. Then the panned path
+#    beside `stress-ng --cpu 2`: the gaps between the flips of a page change, each with the
+#    daemon's part (OUT/planes/bochs-stress-gaps.txt).
 if [ -d /sys/bus/pci/drivers/bochs-drm ] && ls /sys/bus/pci/drivers/bochs-drm/ | grep -q '^0000:'; then
-  section "0. bochs composed and fbi"
+  section "0. bochs panned, composed and fbi"
   cpus 1
-  run cpu-bochs conf-cpu-bochs -5
-  echo "bochs-composed $(loop_cpu)" >> "$out/cpu.txt"
-  check "bochs has no overlay planes: frames composed" sh -c "! grep -q 'cards on overlay planes' $log"
-  finish
-  fbi_cpu bochs-fbi /dev/fb0
+  for round in 1 2 3; do
+    run bochs-flat conf-cpu-bochs-flat -5
+    # From the first rest: the window is drawn there, and again at each rest after.
+    echo "bochs-flat $(loop_cpu 1 6)" >> "$out/cpu.txt"
+    [ $round != 1 ] || check "bochs, the flat look: the strip pans in the display engine" grep -q "the strip pans in the display engine" "$log"
+    finish
+    run bochs-emphasis conf-cpu-bochs-emphasis -5
+    echo "bochs-emphasis $(loop_cpu 1 6)" >> "$out/cpu.txt"
+    [ $round != 1 ] || check "bochs, the look with emphasis: composed (no planes, no panning)" \
+      sh -c "! grep -q 'cards on overlay planes\|the strip pans' $log"
+    finish
+    fbi_cpu bochs-fbi /dev/fb0
+  done
   cpus 2
+  stress-ng --cpu 2 --timeout 300 >/dev/null 2>&1 &
+  stress=$!
+  run bochs-stress conf-bochs-pan-still -5 debug   # as the unit runs it (Nice=-5)
+  # The first page change is composed, the window drawn at the rest after it; the second pans.
+  ctl next >/dev/null; rests 1
+  check "bochs under stress: the strip pans after the first page change" grep -q "the strip pans in the display engine" "$log"
+  from=$(wc -l < "$log")
+  ctl next >/dev/null; rests 2
+  tail -n +"$from" "$log" | awk '/control: next/ { on = 1; p = 0; next } !on { next }
+    /committed at/ { c = $NF } /visible at/ { t = $NF; if (p && c) print t - p, c - p; p = t; c = 0 }' > "$out/bochs-stress-gaps.txt"
+  finish
+  kill $stress 2>/dev/null; wait $stress 2>/dev/null
 fi
 
 # vkms with planes, the only card: bochs (if loaded) is unbound first, so vkms takes card0 and

@@ -1,5 +1,5 @@
 """Finds which `carouseld render` frame a captured picture equals, for the VM checks that
-match captures against render (fade_frames.py: screendumps of a crossfade; writeback_frames.py:
+match captures against render (transition_frames.py: screendumps of a crossfade or a panned slide; writeback_frames.py:
 frames read back through vkms's writeback connector)."""
 import glob
 import os

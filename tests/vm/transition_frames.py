@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""Matches screendumps taken through a crossfade against `carouseld render` frames of it.
-usage: fade_frames.py REF_DIR START END SHOT.ppm...
-REF_DIR holds render's frame-SSSS.mmm.png, densely through the fade (which runs from START to
+"""Matches screendumps taken through a page change (a crossfade, or a slide of the panned
+strip) against `carouseld render` frames of it.
+usage: transition_frames.py REF_DIR START END SHOT.ppm...
+REF_DIR holds render's frame-SSSS.mmm.png, densely through the change (which runs from START to
 END seconds of the render's time line) and a little either side. For each screendump the
 closest reference is found (on thumbnails, then measured at full size: the mean absolute
 difference over every channel). Passes when every screendump equals some reference (MAD under
-6), at least 3 of them are the middle of the fade (their reference strictly inside it, and
+6), at least 3 of them are the middle of the change (their reference strictly inside it, and
 unlike both pictures at rest: MAD 6 or more from each), and the matched times never run
 backwards. Prints each screendump's match."""
 import os
@@ -28,14 +29,14 @@ def main():
         in_middle = start < t < end and mad(image, before) >= 6 and mad(image, after) >= 6
         middle += in_middle
         matched.append(t)
-        print(f"  {os.path.basename(shot)}: render at {t:.3f} s, MAD {score:.2f}" + (" (mid-fade)" if in_middle else ""))
+        print(f"  {os.path.basename(shot)}: render at {t:.3f} s, MAD {score:.2f}" + (" (mid-change)" if in_middle else ""))
         if score >= 6:
-            problems.append(f"{os.path.basename(shot)} equals no frame of the fade (closest MAD {score:.2f})")
+            problems.append(f"{os.path.basename(shot)} equals no frame of the change (closest MAD {score:.2f})")
     if middle < 3:
-        problems.append(f"only {middle} screendumps in the middle of the fade")
+        problems.append(f"only {middle} screendumps in the middle of the change")
     if any(b < a for a, b in zip(matched, matched[1:])):
         problems.append("the matched times run backwards")
-    print(f"{len(shots)} screendumps, {middle} mid-fade, each equal to render at its time"
+    print(f"{len(shots)} screendumps, {middle} mid-change, each equal to render at its time"
           + ("" if not problems else ": " + "; ".join(problems)))
     sys.exit(1 if problems else 0)
 
