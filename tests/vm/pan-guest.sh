@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Guest side of the panned strip's screendump check (issue 34), in the bochs-drm boot of
 # scripts/vm-tests: the daemon on OUT/conf-pan (interval 2, a flat look without dots, a 1.5 s
-# spring so that a page change spans many screendumps). Its first page change is composed; at
-# the rest after it the window around the new page is drawn and the strip pans from then on.
+# spring damped critically, so that a page change spans many screendumps and never turns back).
+# Its first page change is composed; at the rest after it the window around the new page is
+# drawn and the strip pans from then on.
 # From the log's word of that, 50 screendumps 0.1 s apart, taken by the host, through the next
 # page change, are left in OUT/pan/ for scripts/vm-tests to match against `carouseld render`
 # (tests/vm/transition_frames.py).

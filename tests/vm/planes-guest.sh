@@ -177,8 +177,10 @@ if [ -d /sys/bus/pci/drivers/bochs-drm ] && ls /sys/bus/pci/drivers/bochs-drm/ |
   check "bochs under stress: the strip pans after the first page change" grep -q "the strip pans in the display engine" "$log"
   from=$(wc -l < "$log")
   ctl next >/dev/null; rests 2
-  tail -n +"$from" "$log" | awk '/control: next/ { on = 1; p = 0; next } !on { next }
-    /committed at/ { c = $NF } /visible at/ { t = $NF; if (p && c) print t - p, c - p; p = t; c = 0 }' > "$out/bochs-stress-gaps.txt"
+  # The frames of the page change: from the command to the flip of the frame that came to rest
+  # (the first after the log's word that the strip rests).
+  tail -n +"$from" "$log" | awk '/control: next/ { on = 1; p = 0; next } !on { next } /showing [0-9]/ { resting = 1 }
+    /committed at/ { c = $NF } /visible at/ { t = $NF; if (p && c) print t - p, c - p; p = t; c = 0; if (resting) exit }' > "$out/bochs-stress-gaps.txt"
   finish
   kill $stress 2>/dev/null; wait $stress 2>/dev/null
 fi

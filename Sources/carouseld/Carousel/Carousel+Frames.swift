@@ -121,7 +121,8 @@ extension Carousel {
         // A fast frame sampled nearest is followed by the same layout drawn bilinear, so a
         // finger that stops dead never leaves a coarse frame on screen.
         let screen = screens[index]
-        guard screen.redraw || layout != screen.lastDrawn || screen.renderer.needsRefinement || screen.power != .on else { return }
+        guard screen.redraw || layout != screen.lastDrawn || screen.renderer.needsRefinement || screen.power != .on
+              || screen.pan.windowDue else { return }
         // The kept start frame stays until the live frame of that layout is final (no preview);
         // a first frame waits for its cards a moment (`firstFrameWait`). A decode redraws.
         if screen.showsKeptFrame, layout == screen.lastDrawn, !screen.renderer.isFinal(layout) { return }

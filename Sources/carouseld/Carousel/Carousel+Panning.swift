@@ -22,6 +22,9 @@ extension Carousel {
         /// That window: asked for again after the composed frame in its place, which asks the
         /// image store for the screen's cards alone (its decodes of the others would stop).
         var pending: PanWindow?
+        /// The strip came to rest on a page the window on screen holds, shown from it: the
+        /// window around that page is drawn at the next flip, not in the frame that came to rest.
+        var windowDue = false
     }
 }
 
@@ -30,42 +33,43 @@ extension Carousel.Screen {
     /// neighbour's view and its overshoot.
     static let pagesAround = [-2, -1, 1, 2]
 
-    /// Shows `layout` panned if it can, and says whether it did. At rest on a page the window
-    /// was not drawn around, the window is drawn first (into the wide buffer that is not on
-    /// screen), once every card of it is decoded.
+    /// Shows `layout` panned if it can, and says whether it did. A frame the window on screen
+    /// holds is shown from it: every frame of a page change, and the frame at rest on the next
+    /// page, at once; the window around that page is drawn after that frame's flip
+    /// (`windowDue`), into the wide buffer not on screen, once every card of it is decoded.
     mutating func commitPanned(_ layout: FrameLayout,
                                around: () -> [(distance: Double, layout: FrameLayout)]) throws(DisplayError) -> Bool {
-        (pan.awaitsCards, pan.pending) = (false, nil)
+        let windowDue = pan.windowDue
+        (pan.awaitsCards, pan.pending, pan.windowDue) = (false, nil, false)
         guard !pan.refused, power == .on, renderer.drawsPanWindows, PanWindow.isFlat(layout) else { return false }
-        var window = pan.window
-        let column: Int
-        if !layout.isMoving {
-            if window?.layout.anchor != layout {
-                guard let made = PanWindow(anchor: layout, around: around()) else {
-                    Log.debug("\(name): no window around this page (a single page, or a card not flat)")
-                    return false
-                }
-                guard let wide = try output.acquireWide(width: made.width, height: Int(made.layout.viewport.height)) else {
-                    Log.debug("\(name): the output cannot pan")
-                    pan.refused = true
-                    return false
-                }
-                pan.awaitsCards = !renderer.isFinal(made.layout)
-                guard !pan.awaitsCards else { pan.pending = made; return false }
-                renderer.draw(made.layout, into: wide)
-                window = (made, wide)
-            }
-            column = window!.layout.restColumn
-        } else {
-            guard let window, let found = window.layout.column(for: layout, near: pan.column ?? window.layout.restColumn) else {
-                return false
-            }
-            column = found
+        if let window = pan.window, layout.isMoving || window.layout.anchor == layout || !windowDue,
+           let column = window.layout.column(for: layout, near: pan.column ?? window.layout.restColumn) {
+            pan.windowDue = !layout.isMoving && window.layout.anchor != layout
+            return try commit(window, from: column)
         }
-        guard let window else { return false }
+        guard !layout.isMoving else { return false }
+        guard let made = PanWindow(anchor: layout, around: around()) else {
+            Log.debug("\(name): no window around this page (a single page, or a card not flat)")
+            return false
+        }
+        guard let wide = try output.acquireWide(width: made.width, height: Int(made.layout.viewport.height)) else {
+            Log.debug("\(name): the output cannot pan")
+            pan.refused = true
+            return false
+        }
+        pan.awaitsCards = !renderer.isFinal(made.layout)
+        if pan.awaitsCards {
+            pan.pending = made
+            // The window on screen may show the page meanwhile: nothing to commit then.
+            return pan.column != nil && lastDrawn == layout
+        }
+        renderer.draw(made.layout, into: wide)
+        return try commit((made, wide), from: made.restColumn)
+    }
+
+    private mutating func commit(_ window: (layout: PanWindow, buffer: PixelBuffer), from column: Int) throws(DisplayError) -> Bool {
         switch try output.commit(FrameState(pan: PanFrame(window: window.buffer, column: column)), .apply) {
         case .accepted:
-            pan.pending = nil
             pan.window = window
             pan.column = column
             pathLog.panning(window.layout, on: name)
