@@ -139,9 +139,12 @@ ls /dev/dri | sed 's/^/  now: /'
 
 echo "## clear failures"
 bad=/tmp/badmode; mkdir -p $bad; printf 'mode = "1234x567"\nmedia = "%s"\n' "$repo/config/example/images" > $bad/carouseld.conf
+# bochs offers the modes that fit its video memory: with the harness's 64 MB up to 3840x2160.
 fails "config mode 1234x567: fails, listing the modes on offer" "$out/badmode.log" \
-  "mode 1234x567 not offered by connector Virtual-1; available: 1280x800@75 (preferred), 1920x1080@60" \
+  "mode 1234x567 not offered by connector Virtual-1; available: 1280x800@75 (preferred), 3840x2160@60" \
   "$bin" --config "$bad"
+check "config mode 1234x567: the list goes on to 1920x1080@60 and 640x480@60" \
+  grep -q "available: .*, 1920x1080@60, .*640x480@60" "$out/badmode.log"
 fails "--output HDMI-A-9: fails, listing the connectors" "$out/badoutput.log" \
   "connector HDMI-A-9 not found; connectors: Virtual-1" "$bin" --config "$long" --output HDMI-A-9
 # Not root and not in group video: /dev/dri/card0 is crw-rw---- root:video.

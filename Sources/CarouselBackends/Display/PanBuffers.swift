@@ -40,8 +40,13 @@ package final class FramebufferView: ScanoutBuffer {
 }
 
 /// The panned strip's buffers on one screen: two wide windows (one on screen while the other
-/// is drawn around the next resting page), and a view for each column a frame shows, kept while
-/// that frame is on screen or queued.
+/// is drawn around the next resting page), and the views of the columns frames showed lately.
+///
+/// Views are kept, the last `keptViews` used, rather than made for a frame and removed after
+/// it: a view is the same for any picture drawn into its window, and page changes pass the same
+/// columns again. Removing a framebuffer the kernel still holds (the state it replaced is let go
+/// by the commit's worker, after the flip event) waits for a kernel worker, a context switch
+/// each frame; a view used `keptViews` frames ago is long let go.
 package final class PanBuffers {
     private let card: DrmCard
     /// The screen's width: every view's.
@@ -49,6 +54,9 @@ package final class PanBuffers {
     private var windows: [DumbBuffer] = []
     /// The views of the frames on screen and queued; nil: a composed frame.
     private(set) var shown: (current: FramebufferView?, pending: FramebufferView?) = (nil, nil)
+    /// Views by use, the latest last.
+    private var views: [FramebufferView] = []
+    static let keptViews = 64
 
     init(card: DrmCard, viewWidth: Int) {
         self.card = card; self.viewWidth = viewWidth
@@ -59,6 +67,7 @@ package final class PanBuffers {
     func acquire(width: Int, height: Int) throws(DisplayError) -> PixelBuffer {
         if windows.first.map({ $0.width != width || $0.height != height }) ?? true {
             windows = []
+            views.removeAll { view in view !== shown.current && view !== shown.pending }
             for _ in 0..<2 { windows.append(try DumbBuffer(card: card, width: width, height: height)) }
             DumbBuffer.faultInAhead(windows)
             Log.info("panned strip: two \(width)x\(height) windows")
@@ -75,14 +84,20 @@ package final class PanBuffers {
         guard let buffer = windows.first(where: { $0.pixels == window.base }) else {
             throw .unsupported("a panned frame of a window this screen does not hold")
         }
-        for view in [shown.current, shown.pending] {
-            if let view, view.buffer === buffer, view.column == column { return view }
+        if let kept = views.firstIndex(where: { $0.buffer === buffer && $0.column == column }) {
+            let view = views.remove(at: kept)
+            views.append(view)
+            return view
         }
-        return try FramebufferView(card: card, over: buffer, column: column, width: viewWidth)
+        let view = try FramebufferView(card: card, over: buffer, column: column, width: viewWidth)
+        views.append(view)
+        if views.count > Self.keptViews, let oldest = views.firstIndex(where: { $0 !== shown.current && $0 !== shown.pending }) {
+            views.remove(at: oldest)
+        }
+        return view
     }
 
-    /// A frame was queued: `view`, or a composed frame. Views no frame shows any more are freed
-    /// (none is on a plane, so removing its framebuffer switches nothing off).
+    /// A frame was queued: `view`, or a composed frame.
     func committed(_ view: FramebufferView?) { shown.pending = view }
 
     /// The queued frame is on screen.

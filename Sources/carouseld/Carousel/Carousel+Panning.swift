@@ -45,7 +45,7 @@ extension Carousel.Screen {
         if let window = pan.window, layout.isMoving || window.layout.anchor == layout || !windowDue,
            let column = window.layout.column(for: layout, near: pan.column ?? window.layout.restColumn) {
             pan.windowDue = !layout.isMoving && window.layout.anchor != layout
-            return try commit(window, from: column)
+            return try commitWindow(window, from: column)
         }
         guard !layout.isMoving else { return false }
         guard let made = PanWindow(anchor: layout, around: around()) else {
@@ -64,10 +64,10 @@ extension Carousel.Screen {
             return pan.column != nil && lastDrawn == layout
         }
         renderer.draw(made.layout, into: wide)
-        return try commit((made, wide), from: made.restColumn)
+        return try commitWindow((made, wide), from: made.restColumn)
     }
 
-    private mutating func commit(_ window: (layout: PanWindow, buffer: PixelBuffer), from column: Int) throws(DisplayError) -> Bool {
+    private mutating func commitWindow(_ window: (layout: PanWindow, buffer: PixelBuffer), from column: Int) throws(DisplayError) -> Bool {
         switch try output.commit(FrameState(pan: PanFrame(window: window.buffer, column: column)), .apply) {
         case .accepted:
             pan.window = window
