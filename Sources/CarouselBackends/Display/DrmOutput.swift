@@ -225,21 +225,25 @@ package final class DrmOutput: DisplayOutput {
 /// Frames as states: the DRM screen decides whether offered cards go on overlay planes or the
 /// frame is composed, lights the screen with the first state, and darkens it with `.off`.
 extension DrmOutput {
+    /// The screen, when a frame may be drawn or committed now; else why not, for `asking`.
+    private func readyScreen(_ asking: String) throws(DisplayError) -> DrmScreen {
+        guard isReady, let screen else { throw .unsupported("\(asking) while \(screen == nil ? "no screen is connected" : "a flip is pending")") }
+        return screen
+    }
+
     package func acquire() throws(DisplayError) -> PixelBuffer {
-        guard isReady, let screen else { throw .unsupported("a buffer asked for while \(screen == nil ? "no screen is connected" : "a flip is pending")") }
+        let screen = try readyScreen("a buffer asked for")
         return screen.rotator?.buffer ?? screen.buffers[nextBuffer(of: screen)].pixelBuffer
     }
 
     package func acquireWide(width: Int, height: Int) throws(DisplayError) -> PixelBuffer? {
-        guard isReady, let screen else { throw .unsupported("a window asked for while \(screen == nil ? "no screen is connected" : "a flip is pending")") }
+        let screen = try readyScreen("a window asked for")
         guard screen.lit, let panBuffers = screen.panBuffers else { return nil }
         return try panBuffers.acquire(width: width, height: height)
     }
 
     package func commit(_ state: FrameState, _ mode: CommitMode) throws(DisplayError) -> CommitResult {
-        guard isReady, let screen else {
-            throw .unsupported("a commit while \(screen == nil ? "no screen is connected" : "a flip is pending")")
-        }
+        let screen = try readyScreen("a commit")
         if state.power == .off {
             if mode == .apply { switchOff(screen) }
             return .accepted
@@ -275,7 +279,7 @@ extension DrmOutput {
     private func commitPanned(_ pan: PanFrame, _ mode: CommitMode, on screen: DrmScreen) throws(DisplayError) -> CommitResult {
         guard screen.lit, let panBuffers = screen.panBuffers else { return .compose(.cannotPan) }
         let view = try panBuffers.view(of: pan.window, at: pan.column)
-        switch try screen.committer.commit(KmsState(target: screen.target, primary: view, panned: true), test: mode == .test) {
+        switch try screen.committer.commit(KmsState(target: screen.target, primary: view), test: mode == .test) {
         case .refused(let error):
             return .compose(.panRefused(error: "\(SystemError(call: "page flip", errno: error))"))
         case .accepted(let evented):

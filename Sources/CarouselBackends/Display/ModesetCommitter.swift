@@ -60,14 +60,13 @@ package struct KmsState {
     package var primary: (any ScanoutBuffer)?
     /// A view into the panned strip's window: a driver that cannot show it (its memory is
     /// full, or it refuses the framebuffer) answers `.refused`, and the frame is composed.
-    package var panned = false
+    package var panned: Bool { primary is FramebufferView }
     /// Cards on the overlays, bottom to top; overlays lit before and unused now go dark.
     package var cards: [(placed: PlacedCard, buffer: DumbBuffer)] = []
 
     package init(target: ScanoutTarget, lighting: Int? = nil, active: Bool = true, primary: (any ScanoutBuffer)? = nil,
-                 cards: [(placed: PlacedCard, buffer: DumbBuffer)] = [], panned: Bool = false) {
+                 cards: [(placed: PlacedCard, buffer: DumbBuffer)] = []) {
         self.target = target; self.lighting = lighting; self.active = active; self.primary = primary; self.cards = cards
-        self.panned = panned
     }
 }
 

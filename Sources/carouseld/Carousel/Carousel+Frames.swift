@@ -296,17 +296,21 @@ struct FramePathLog {
     /// Said once per reload, with the window's size.
     @discardableResult
     mutating func panning(_ window: PanWindow, on name: String) -> Bool {
-        guard !saidPanning else { return false }
-        saidPanning = true
-        Log.info("\(name): the strip pans in the display engine (a \(window.width)x\(Int(window.layout.viewport.height)) window, drawn at rest)")
-        return true
+        Self.sayOnce(&saidPanning,
+                     "\(name): the strip pans in the display engine (a \(window.width)x\(Int(window.layout.viewport.height)) window, drawn at rest)")
     }
 
     @discardableResult
     mutating func onPlanes(_ cards: Int, on name: String) -> Bool {
-        guard !saidPlanes else { return false }
-        saidPlanes = true
-        Log.info("\(name): cards on overlay planes (\(cards) in this frame), background and dots on the primary plane")
+        Self.sayOnce(&saidPlanes, "\(name): cards on overlay planes (\(cards) in this frame), background and dots on the primary plane")
+    }
+
+    /// Logs `line` unless `said`, and marks it said; true when it was logged. The line is made
+    /// only then: these are asked every frame.
+    private static func sayOnce(_ said: inout Bool, _ line: @autoclosure () -> String) -> Bool {
+        guard !said else { return false }
+        said = true
+        Log.info(line())
         return true
     }
 }

@@ -16,12 +16,11 @@ extension Carousel {
         /// The output answered that it cannot pan (or its driver refused a panned frame):
         /// frames are composed until the screen or the renderer changes.
         var refused = false
-        /// At rest, the window waits for cards of the pages around still decoding: a decode
-        /// draws the frame again.
-        var awaitsCards = false
-        /// That window: asked for again after the composed frame in its place, which asks the
-        /// image store for the screen's cards alone (its decodes of the others would stop).
+        /// At rest, a window that waits for cards of the pages around still decoding (a decode
+        /// draws the frame again): asked for again after the composed frame in its place, which
+        /// asks the image store for the screen's cards alone (its decodes of the others would stop).
         var pending: PanWindow?
+        var awaitsCards: Bool { pending != nil }
         /// The strip came to rest on a page the window on screen holds, shown from it: the
         /// window around that page is drawn at the next flip, not in the frame that came to rest.
         var windowDue = false
@@ -40,7 +39,7 @@ extension Carousel.Screen {
     mutating func commitPanned(_ layout: FrameLayout,
                                around: () -> [(distance: Double, layout: FrameLayout)]) throws(DisplayError) -> Bool {
         let windowDue = pan.windowDue
-        (pan.awaitsCards, pan.pending, pan.windowDue) = (false, nil, false)
+        (pan.pending, pan.windowDue) = (nil, false)
         guard !pan.refused, power == .on, renderer.drawsPanWindows, PanWindow.isFlat(layout) else { return false }
         if let window = pan.window, layout.isMoving || window.layout.anchor == layout || !windowDue,
            let column = window.layout.column(for: layout, near: pan.column ?? window.layout.restColumn) {
@@ -57,8 +56,7 @@ extension Carousel.Screen {
             pan.refused = true
             return false
         }
-        pan.awaitsCards = !renderer.isFinal(made.layout)
-        if pan.awaitsCards {
+        if !renderer.isFinal(made.layout) {
             pan.pending = made
             // The window on screen may show the page meanwhile: nothing to commit then.
             return pan.column != nil && lastDrawn == layout
