@@ -1,6 +1,5 @@
 import CarouselCore
 import Glibc
-import Synchronization
 
 /// Where the decode worker gets a card: from a cache when it holds a valid one, else from
 /// `make` (the decode). A protocol so the worker can be tested with a stand-in.
@@ -53,13 +52,13 @@ package final class CardCache: CardCaching, @unchecked Sendable {
     /// Beyond this many cards waiting, a miss is written at once: a worker that is never idle
     /// (a long fling through a large playlist) holds no more cards than this for the disk.
     static let pendingWriteBound = 8
-    package let state: Mutex<State>
+    package let state: Locked<State>
 
     /// nil, with one warning, when `directory` cannot be created or written (a read-only root):
     /// the daemon then decodes every card as without a cache, and never fails for it.
     package init?(directory: String, megabytes: Int) {
         self.directory = directory
-        state = Mutex(State(limitBytes: max(0, megabytes) * 1_048_576))
+        state = Locked(State(limitBytes: max(0, megabytes) * 1_048_576))
         if let reason = Self.writeProblem(directory) {
             Log.warning("card cache: \(directory): \(reason); the card cache is off (cards are decoded from the originals)")
             return nil
