@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
 # Guest side of the panned strip's screendump check (issue 34), in the bochs-drm boot of
-# scripts/vm-tests: the daemon on OUT/conf-pan (interval 2, a flat look without dots, a 1.5 s
-# spring damped critically, so that a page change spans many screendumps and never turns back).
-# Its first page change is composed; at the rest after it the window around the new page is
-# drawn and the strip pans from then on.
-# From the log's word of that, 50 screendumps 0.1 s apart, taken by the host, through the next
-# page change, are left in OUT/pan/ for scripts/vm-tests to match against `carouseld render`
-# (tests/vm/transition_frames.py).
+# scripts/vm-tests: the daemon on OUT/conf-pan-still (a flat look without dots, a 1.5 s spring
+# damped critically, so that a page change spans many screendumps and never turns back; it
+# never advances by itself). At the rest after the start, once the cards around are decoded,
+# the window around the page is drawn and the log says the strip pans; then the host starts 50
+# screendumps 0.1 s apart, and at the first of them `ctl next` makes the page change they span.
+# When the window comes depends on the decodes (before or after an interval's first page
+# change), so the change is asked for, not waited for. The screendumps are left in OUT/pan/ for
+# scripts/vm-tests to match against `carouseld render` (tests/vm/transition_frames.py).
 # usage (in the guest): tests/vm/pan-guest.sh BINARY OUT
 set -u
-bin=$1 out=$2/pan
+bin=$1 out=$2/pan control=/run/carouseld-pan.sock
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/vm/guest-lib.sh"
-mkdir -p "$out"; rm -f "$out"/*
-"$bin" run --config "$2/conf-pan" > "$out/daemon.log" 2>&1 &
+mkdir -p "$out"; rm -f "$out"/* $control
+"$bin" run --config "$2/conf-pan-still" --control $control > "$out/daemon.log" 2>&1 &
 pid=$!
-check "panned strip: the log says the strip pans, at the rest after the first page change" \
+check "panned strip: the log says the strip pans, at the rest after the start" \
   waitfor "the strip pans in the display engine" "$out/daemon.log" 90
-checked "panned strip: 50 screendumps 0.1 s apart through the next page change" vm-screendumps "$out/shot" 50 0.1
+vm-screendumps "$out/shot" 50 0.1 > "$out/times.json" &
+shots=$!
+until [ -e "$out/shot-001.ppm" ] || ! kill -0 $shots 2>/dev/null; do sleep 0.02; done
+check "panned strip: ctl next at the first screendump" timeout 30 "$bin" ctl --socket $control next
+check "panned strip: 50 screendumps 0.1 s apart through the page change" wait $shots
 kill -TERM $pid; wait $pid
 check "panned strip: the driver took every panned frame (none composed instead)" \
   sh -c "! grep -q 'refused a panned frame' '$out/daemon.log'"

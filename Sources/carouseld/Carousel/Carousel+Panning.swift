@@ -35,12 +35,19 @@ extension Carousel.Screen {
     /// Shows `layout` panned if it can, and says whether it did. A frame the window on screen
     /// holds is shown from it: every frame of a page change, and the frame at rest on the next
     /// page, at once; the window around that page is drawn after that frame's flip
-    /// (`windowDue`), into the wide buffer not on screen, once every card of it is decoded.
+    /// (`windowDue`), into the wide buffer not on screen, once every card of it is decoded; so is
+    /// the window around a first frame, which is composed.
     mutating func commitPanned(_ layout: FrameLayout,
                                around: () -> [(distance: Double, layout: FrameLayout)]) throws(DisplayError) -> Bool {
         let windowDue = pan.windowDue
         (pan.pending, pan.windowDue) = (nil, false)
-        guard !pan.refused, power == .on, renderer.drawsPanWindows, PanWindow.isFlat(layout) else { return false }
+        guard !pan.refused, renderer.drawsPanWindows, PanWindow.isFlat(layout) else { return false }
+        guard power == .on else {
+            // A first frame (at start, or as the screens wake) is composed, in its own time;
+            // the window is asked for after its flip, so that the first page change pans.
+            pan.windowDue = !layout.isMoving
+            return false
+        }
         if let window = pan.window, layout.isMoving || window.layout.anchor == layout || !windowDue,
            let column = window.layout.column(for: layout, near: pan.column ?? window.layout.restColumn) {
             pan.windowDue = !layout.isMoving && window.layout.anchor != layout
