@@ -156,6 +156,7 @@ final class CompositorShortcutTests: XCTestCase {
                 for staged in [true, false] {
                     let compositor = Compositor(config: config, store: FixedCards([0: picture]))
                     compositor.stagesFadedCards = staged
+                    compositor.copiesSideLookCards = false   // the 0.86 card is within a pixel of the side look
                     let frame = PixelImage(width: 320, height: 180)!
                     if moved > 0 { compositor.compose(layout(cards.map { var c = $0; c.x -= moved; return c }), into: frame.buffer) }
                     XCTAssertTrue(compositor.compose(layout(cards), into: frame.buffer))
@@ -165,6 +166,40 @@ final class CompositorShortcutTests: XCTestCase {
                 let first = results[0].indices.first { results[0][$0] != results[1][$0] }
                 XCTAssertNil(first, "\(cards.map(\.x)), moved \(moved): first difference at \(first.map { ($0 % 320, $0 / 320) }.debugDescription)")
             }
+        }
+    }
+
+    /// A card within a pixel of the side look (0.85, 0.6) is copied from its image at that
+    /// look: inside its edges the same pixels as scaling and fading it (within 3 levels: its
+    /// place is whole pixels, a gradient moves 1.5 levels a pixel), whether at rest, a little
+    /// off the look, or cut by the screen's edge. Further off, it is scaled as before.
+    func testACardAtTheSideLookIsCopiedFromItsImageAtThatLook() {
+        let picture = gradient()
+        let scenes = [card(x: 200, scale: 0.85, opacity: 0.6), card(x: 200.4, scale: 0.853, opacity: 0.602),
+                      card(x: -100.3, scale: 0.85, opacity: 0.6), card(x: 200, scale: 0.9, opacity: 0.6)]
+        for (n, scene) in scenes.enumerated() {
+            var results: [[UInt32]] = [], copied: [Int] = []
+            for copies in [true, false] {
+                let compositor = Compositor(config: config, store: FixedCards([0: picture]), adaptsToMotion: false)
+                compositor.copiesSideLookCards = copies
+                let frame = PixelImage(width: 320, height: 180)!
+                XCTAssertTrue(compositor.compose(layout([scene], moving: false), into: frame.buffer))
+                copied.append(compositor.lastCardPixels.copied)
+                results.append(pixels(frame))
+            }
+            XCTAssertEqual(copied[0] > 0, n < 3, "scene \(n): copied from the side look's image only within a pixel of it")
+            XCTAssertEqual(copied[1], 0)
+            let w = scene.width * scene.scale, h = scene.height * scene.scale
+            let left = max(0, Int(scene.x + (scene.width - w) / 2) + 2), right = min(319, Int(scene.x + (scene.width + w) / 2) - 2)
+            let top = Int(scene.y + (scene.height - h) / 2) + 2, bottom = Int(scene.y + (scene.height + h) / 2) - 2
+            var worst = 0
+            for y in top...bottom {
+                for x in left...right {
+                    let a = results[0][y * 320 + x], b = results[1][y * 320 + x]
+                    for shift in [0, 8, 16] { worst = max(worst, abs(Int(a >> shift & 0xFF) - Int(b >> shift & 0xFF))) }
+                }
+            }
+            XCTAssertLessThanOrEqual(worst, 3, "scene \(n): inside the card's edges")
         }
     }
 

@@ -26,6 +26,11 @@ package final class Compositor {
     private let dotStamp: DotStamp?
     private let stripBuffer = StripBuffer()
     private let stage = SourceStage()
+    /// Cards at the side look, drawn once (nil when that look is the card itself).
+    private let sideLookCards: SideLookCards?
+    /// Cards within a pixel of the side look are copied from their image at that look; tests
+    /// turn it off to compare.
+    package var copiesSideLookCards = true
     /// Faded scaled cards sample a cached copy of their rows (`SourceStage`); tests turn it off
     /// to compare.
     package var stagesFadedCards = true
@@ -70,6 +75,7 @@ package final class Compositor {
         self.adaptsToMotion = adaptsToMotion
         self.background = config.background.value | 0xFF00_0000
         self.dotStamp = DotStamp(diameter: config.dots.size)
+        self.sideLookCards = SideLookCards(emphasis: config.emphasis, background: config.background)
     }
 
     /// Draws `layout` into `target`; returns false (and touches nothing) when `target` already
@@ -84,6 +90,7 @@ package final class Compositor {
         let plan = CompositorPlan(
             layout: layout,
             sizes: layout.cards.map { card in cards[card.index].map { ($0.width, $0.height) } },
+            sideLook: layout.cards.map { card in cards[card.index].flatMap { $0.isPreview || !copiesSideLookCards ? nil : sideLookCards?.look } },
             dots: dots.bounds, clip: IntRect(x: 0, y: 0, width: target.width, height: target.height))
         let sampling = adaptsToMotion && plan.hasScaledCards
             ? ScaledSampling.choose(previous: previousLayout, current: layout) : .bilinear
@@ -109,7 +116,7 @@ package final class Compositor {
     }
 
     /// Forgets what every target shows (after a config, playlist or output change).
-    package func invalidate() { lastDrawn.removeAll(); previousLayout = nil }
+    package func invalidate() { lastDrawn.removeAll(); previousLayout = nil; sideLookCards?.removeAll() }
 
     // MARK: - Drawing steps
 
@@ -125,12 +132,25 @@ package final class Compositor {
         package func card(_ i: Int) -> Card? { cards[layout.cards[i].index] }
     }
 
+    /// Card `i` of `frame` at the side look.
+    private func sideLookImage(_ i: Int, _ frame: Frame) -> PixelImage? {
+        guard let card = frame.card(i) else { return nil }
+        return sideLookCards?.image(of: card, keeping: frame.layout.cards.compactMap { frame.cards[$0.index] })
+    }
+
     private func draw(_ cluster: CompositorPlan.Cluster, _ frame: Frame) {
         let bounds = cluster.bounds
         if cluster.entries.count == 1 {
             switch cluster.entries[0].item {
             case .translated(let i, let origin, let opacity) where opacity >= 1:
                 if let card = frame.card(i) { copy(card, origin: origin, rect: bounds, into: frame.target) }
+                return
+            case .sideLook(let i, let origin):
+                if let image = sideLookImage(i, frame) {
+                    RowCopy.copy(from: image.base, stride: image.stride, at: bounds.x - origin.x, bounds.y - origin.y,
+                                 to: frame.target.base, stride: frame.target.stride, at: bounds.x, bounds.y,
+                                 width: bounds.width, height: bounds.height)
+                }
                 return
             case .scaled(let i, let origin, let scale, let opacity):
                 guard let card = frame.card(i) else { return }
@@ -142,7 +162,8 @@ package final class Compositor {
                     stripBuffer.bands(of: bounds, into: frame.target) { band, strip in
                         self.scaleOpaque(card, origin: origin, scale: scale, rect: band, offset: (band.x, band.y),
                                          filter: frame.filter, into: strip.pixman, staged: self.stagesFadedCards)
-                        self.fade(rect: IntRect(x: 0, y: 0, width: band.width, height: band.height), opacity: opacity, in: strip)
+                        Veil.fade(strip.pixman, width: band.width, height: band.height, opacity: opacity,
+                                  background: self.config.background)
                     }
                 }
                 return
@@ -164,6 +185,11 @@ package final class Compositor {
                                                  Int32(r.x - origin.x), Int32(r.y - origin.y), 0, 0,
                                                  Int32(r.x - band.x), Int32(r.y - band.y), Int32(r.width), Int32(r.height))
                     }
+                case .sideLook(let i, let origin):
+                    guard let image = self.sideLookImage(i, frame) else { continue }
+                    pixman_image_composite32(PIXMAN_OP_SRC, image.pixman, nil, strip.pixman,
+                                             Int32(r.x - origin.x), Int32(r.y - origin.y), 0, 0,
+                                             Int32(r.x - band.x), Int32(r.y - band.y), Int32(r.width), Int32(r.height))
                 case .scaled(let i, let origin, let scale, let opacity):
                     guard let card = frame.card(i) else { continue }
                     self.blendScaled(card, origin: origin, scale: scale, opacity: opacity, rect: r, band: band,
@@ -234,19 +260,6 @@ package final class Compositor {
                                      Int32(rect.width), Int32(rect.height))
             pixman_image_set_transform(source.pixman, nil)
         }
-    }
-
-    /// Fades strip pixels over the background: a solid background at (1 − opacity) OVER them
-    /// gives opacity·card + (1 − opacity)·background, i.e. the card faded over the background.
-    private func fade(rect: IntRect, opacity: Double, in strip: PixelImage) {
-        let keep = 1 - max(0, min(1, opacity))
-        func channel(_ v: UInt8) -> UInt16 { UInt16((Double(v) * 257 * keep).rounded()) }
-        var colour = pixman_color_t(red: channel(config.background.red), green: channel(config.background.green),
-                                    blue: channel(config.background.blue), alpha: UInt16((65535 * keep).rounded()))
-        guard let veil = pixman_image_create_solid_fill(&colour) else { return }
-        pixman_image_composite32(PIXMAN_OP_OVER, veil, nil, strip.pixman, 0, 0, 0, 0,
-                                 Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
-        pixman_image_unref(veil)
     }
 
     /// A scaled card blended over what the strip holds (overlapping cards), antialiased edges.

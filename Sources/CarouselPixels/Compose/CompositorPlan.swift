@@ -12,14 +12,20 @@ package struct CompositorPlan {
         case translated(card: Int, origin: (x: Int, y: Int), opacity: Double)
         /// A card scaled about its centre: target pixel p shows card pixel (p − origin) / scale.
         case scaled(card: Int, origin: (x: Double, y: Double), scale: (x: Double, y: Double), opacity: Double)
+        /// A card within a pixel of the side look, drawn from its image at that look
+        /// (`SideLookCards`), top-left at `origin`: a copy, faded already.
+        case sideLook(card: Int, origin: (x: Int, y: Int))
         case dots
     }
     package struct Entry {
         package var item: Item
         package var rect: IntRect
         package var isDirect: Bool {
-            if case .translated(_, _, let opacity) = item { return opacity >= 1 }
-            return false
+            switch item {
+            case .translated(_, _, let opacity): return opacity >= 1
+            case .sideLook: return true
+            default: return false
+            }
         }
     }
     package struct Cluster {
@@ -37,7 +43,7 @@ package struct CompositorPlan {
         var copied = 0, scaled = 0
         for entry in clusters.flatMap(\.entries) {
             switch entry.item {
-            case .translated: copied += entry.rect.width * entry.rect.height
+            case .translated, .sideLook: copied += entry.rect.width * entry.rect.height
             case .scaled: scaled += entry.rect.width * entry.rect.height
             case .dots: break
             }
@@ -45,9 +51,21 @@ package struct CompositorPlan {
         return (copied, scaled)
     }
 
+    /// The side look's scale and opacity, for cards that have an image at that look.
+    package struct SideLook {
+        package var scale: Double, opacity: Double
+        package init(scale: Double, opacity: Double) { self.scale = scale; self.opacity = opacity }
+        /// A card's size at this look, in whole pixels.
+        package func size(of card: (width: Int, height: Int)) -> (width: Int, height: Int) {
+            (Int((Double(card.width) * scale).rounded()), Int((Double(card.height) * scale).rounded()))
+        }
+    }
+
     /// `sizes[i]` is the pixel size of the ready card for `layout.cards[i]`, nil when not ready.
-    /// `clip` is the target's pixel area.
-    package init(layout: FrameLayout, sizes: [(width: Int, height: Int)?], dots: IntRect, clip viewport: IntRect) {
+    /// `clip` is the target's pixel area. `sideLook[i]`: the card can be drawn from an image at
+    /// that look (a full card, not a preview).
+    package init(layout: FrameLayout, sizes: [(width: Int, height: Int)?], sideLook: [SideLook?] = [],
+                 dots: IntRect, clip viewport: IntRect) {
         var entries: [Entry] = []
         for (i, card) in layout.cards.enumerated() {
             guard let size = sizes[i], card.opacity > 0, card.scale > 0 else { continue } // background card
@@ -56,7 +74,11 @@ package struct CompositorPlan {
             let sx = w / Double(size.width), sy = h / Double(size.height)
             let opacity = card.opacity >= 1 - Self.opacityTolerance ? 1 : card.opacity
             let entry: Entry
-            if Self.isUnscaled(sx, size.width) && Self.isUnscaled(sy, size.height) {
+            if let look = sideLook.indices.contains(i) ? sideLook[i] : nil,
+               let origin = Self.sideLookOrigin(card, size: size, look: look, drawn: (w, h), opacity: opacity) {
+                entry = Entry(item: .sideLook(card: i, origin: (origin.x, origin.y)),
+                              rect: IntRect(x: origin.x, y: origin.y, width: origin.width, height: origin.height))
+            } else if Self.isUnscaled(sx, size.width) && Self.isUnscaled(sy, size.height) {
                 // Translate-only: whole pixels around the card's centre, so rows copy unfiltered.
                 let x = Int((card.x + (card.width - Double(size.width)) / 2).rounded())
                 let y = Int((card.y + (card.height - Double(size.height)) / 2).rounded())
@@ -85,6 +107,18 @@ package struct CompositorPlan {
     /// True when scaling `pixels` by `factor` moves its ends by at most `scaleTolerance` pixels.
     package static func isUnscaled(_ factor: Double, _ pixels: Int) -> Bool {
         abs(factor - 1) * Double(pixels) / 2 <= scaleTolerance
+    }
+
+    /// Where a card drawn `drawn` large at `opacity` lies as its side-look image, when that image
+    /// is within the tolerances of it (a pixel at each end, 1½ levels of colour); nil otherwise.
+    private static func sideLookOrigin(_ card: CardLayout, size: (width: Int, height: Int), look: SideLook,
+                                       drawn: (w: Double, h: Double), opacity: Double) -> IntRect? {
+        let (width, height) = look.size(of: size)
+        guard abs(opacity - look.opacity) <= opacityTolerance,
+              abs(drawn.w - Double(width)) / 2 <= scaleTolerance, abs(drawn.h - Double(height)) / 2 <= scaleTolerance
+        else { return nil }
+        return IntRect(x: Int((card.x + (card.width - Double(width)) / 2).rounded()),
+                       y: Int((card.y + (card.height - Double(height)) / 2).rounded()), width: width, height: height)
     }
 
     /// Merges entries whose bounds overlap until no two clusters overlap; draw order is kept.
