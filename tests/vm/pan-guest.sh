@@ -21,7 +21,7 @@ check "panned strip: the log says the strip pans, at the rest after the start" \
 vm-screendumps "$out/shot" 50 0.1 > "$out/times.json" &
 shots=$!
 until [ -e "$out/shot-001.ppm" ] || ! kill -0 $shots 2>/dev/null; do sleep 0.02; done
-check "panned strip: ctl next at the first screendump" timeout 30 "$bin" ctl --socket $control next
+check "panned strip: ctl next at the first screendump" sh -c "timeout 30 \"$bin\" ctl --socket $control next >/dev/null"
 check "panned strip: 50 screendumps 0.1 s apart through the page change" wait $shots
 kill -TERM $pid; wait $pid
 check "panned strip: the driver took every panned frame (none composed instead)" \

@@ -172,7 +172,8 @@ if [ -d /sys/bus/pci/drivers/bochs-drm ] && ls /sys/bus/pci/drivers/bochs-drm/ |
   stress-ng --cpu 2 --timeout 300 >/dev/null 2>&1 &
   stress=$!
   run bochs-stress conf-bochs-pan-still -5 debug   # as the unit runs it (Nice=-5)
-  # The first page change is composed, the window drawn at the rest after it; the second pans.
+  # The window is drawn at the rest after the start (or, if its cards were still decoding, after
+  # the first page change); the second page change pans.
   ctl next >/dev/null; rests 1
   check "bochs under stress: the strip pans after the first page change" grep -q "the strip pans in the display engine" "$log"
   from=$(wc -l < "$log")
