@@ -75,7 +75,7 @@ package final class Compositor {
         self.adaptsToMotion = adaptsToMotion
         self.background = config.background.value | 0xFF00_0000
         self.dotStamp = DotStamp(diameter: config.dots.size)
-        self.sideLookCards = SideLookCards(emphasis: config.emphasis, background: config.background)
+        self.sideLookCards = SideLookCards(emphasis: config.emphasis)
     }
 
     /// Draws `layout` into `target`; returns false (and touches nothing) when `target` already
@@ -132,10 +132,17 @@ package final class Compositor {
         package func card(_ i: Int) -> Card? { cards[layout.cards[i].index] }
     }
 
-    /// Card `i` of `frame` at the side look.
+    /// Card `i` of `frame` at the side look: made once, as a scaled card is drawn (bilinear, its
+    /// edges blended into the background), then faded.
     private func sideLookImage(_ i: Int, _ frame: Frame) -> PixelImage? {
-        guard let card = frame.card(i) else { return nil }
-        return sideLookCards?.image(of: card, keeping: frame.layout.cards.compactMap { frame.cards[$0.index] })
+        guard let card = frame.card(i), let sideLookCards else { return nil }
+        return sideLookCards.image(of: card, keeping: Array(frame.cards.values)) { card, image in
+            scaleOpaque(card, origin: (0, 0), scale: (Double(image.width) / Double(card.width), Double(image.height) / Double(card.height)),
+                        rect: IntRect(x: 0, y: 0, width: image.width, height: image.height), offset: (0, 0),
+                        filter: PIXMAN_FILTER_BILINEAR, into: image.pixman)
+            Veil.fade(image.pixman, width: image.width, height: image.height, opacity: sideLookCards.look.opacity,
+                      background: config.background)
+        }
     }
 
     private func draw(_ cluster: CompositorPlan.Cluster, _ frame: Frame) {

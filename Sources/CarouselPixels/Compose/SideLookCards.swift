@@ -7,56 +7,38 @@ import CarouselEngine
 /// rather than a scaled, faded compose every frame. A page change scales and fades only in its
 /// middle: its spring spends about half its frames within a pixel of either end.
 ///
-/// One image per full card (previews are not kept), made the first time a frame asks for it,
-/// for at most `capacity` cards: the ones of the frame drawn last stay.
+/// One image per full card (previews are not kept), made by the compositor the first time a
+/// frame asks for it, for at most `capacity` cards: the ones of the frame drawn last stay.
 final class SideLookCards {
     let look: CompositorPlan.SideLook
-    private let background: RGB
     private var images: [ObjectIdentifier: (card: Card, image: PixelImage)] = [:]
     static let capacity = 4
 
     /// nil when the side look is the card itself (scale and opacity 1): nothing to prepare.
-    init?(emphasis: CardEmphasis, background: RGB) {
+    init?(emphasis: CardEmphasis) {
         let scale = max(0, emphasis.sideScale), opacity = min(1, max(0, emphasis.sideOpacity))
         guard scale > 0, opacity > 0, scale != 1 || opacity < 1 else { return nil }
-        look = CompositorPlan.SideLook(scale: scale, opacity: opacity); self.background = background
+        look = CompositorPlan.SideLook(scale: scale, opacity: opacity)
     }
 
-    /// `card` at the side look, made now if it is not kept yet; `keeping` are the cards of the
-    /// frame (kept first when the capacity is reached).
-    func image(of card: Card, keeping frame: [Card]) -> PixelImage? {
+    /// `card` at the side look, made by `make` (into an image of `look.size`) if it is not kept
+    /// yet; `keeping` are the cards of the frame (kept first when the capacity is reached).
+    func image(of card: Card, keeping frame: @autoclosure () -> [Card], make: (Card, PixelImage) -> Void) -> PixelImage? {
         let key = ObjectIdentifier(card)
         if let kept = images[key] { return kept.image }
         if images.count >= Self.capacity {
-            let current = Set(frame.map(ObjectIdentifier.init))
+            let current = Set(frame().map(ObjectIdentifier.init))
             images = images.filter { current.contains($0.key) }
             if images.count >= Self.capacity { images.removeAll() }
         }
-        guard let image = make(card) else { return nil }
+        let (width, height) = look.size(of: (card.width, card.height))
+        guard width > 0, height > 0, let image = PixelImage(width: width, height: height) else { return nil }
+        make(card, image)
         images[key] = (card, image)
         return image
     }
 
     func removeAll() { images.removeAll() }
-
-    /// Scaled bilinearly from the bordered card (its edges blend into the background, as a
-    /// scaled card's do), then the background at 1 − opacity over it.
-    private func make(_ card: Card) -> PixelImage? {
-        let (width, height) = look.size(of: (card.width, card.height))
-        guard width > 0, height > 0, let image = PixelImage(width: width, height: height) else { return nil }
-        var transform = Affine.translation(1, 1)
-            .after(.scale(Double(card.width) / Double(width), Double(card.height) / Double(height))).pixmanTransform
-        withExtendedLifetime(card) {
-            pixman_image_set_transform(card.padded.pixman, &transform)
-            pixman_image_set_filter(card.padded.pixman, PIXMAN_FILTER_BILINEAR, nil, 0)
-            pixman_image_set_repeat(card.padded.pixman, PIXMAN_REPEAT_PAD)
-            pixman_image_composite32(PIXMAN_OP_SRC, card.padded.pixman, nil, image.pixman, 0, 0, 0, 0, 0, 0,
-                                     Int32(width), Int32(height))
-            pixman_image_set_transform(card.padded.pixman, nil)
-        }
-        Veil.fade(image.pixman, width: width, height: height, opacity: look.opacity, background: background)
-        return image
-    }
 }
 
 /// The background at 1 − opacity over pixels: opacity·pixel + (1 − opacity)·background, a card
