@@ -82,4 +82,11 @@ final class DisplaySelectionTests: XCTestCase {
         // /dev/null opens fine but answers no DRM ioctl: it must not be taken for a display.
         XCTAssertThrowsError(try DrmCard(path: "/dev/null"))
     }
+
+    func testANodeHalfwaySetUpByUdevIsWaitedForNotRefused() {
+        // The kernel's node, then udev's steps: group first (root:video 0600), then the mode.
+        XCTAssertTrue(DrmCard.isNotSetUpYet(owner: 0, mode: S_IFCHR | 0o600))
+        XCTAssertFalse(DrmCard.isNotSetUpYet(owner: 0, mode: S_IFCHR | 0o660), "set up: a refusal is a wrong setup")
+        XCTAssertFalse(DrmCard.isNotSetUpYet(owner: 1000, mode: S_IFCHR | 0o600), "someone else's node")
+    }
 }

@@ -96,7 +96,7 @@ package final class DrmCard {
             case EACCES, EPERM:
                 // At boot the kernel's node is root's alone until udev gives it to group video:
                 // a display still being set up (udev's event will come), not a wrong setup.
-                if Self.isRootOnly(path) { throw .noDevice("\(path) is not set up by udev yet (root only)") }
+                if Self.isNotSetUpYet(path) { throw .noDevice("\(path) is not set up by udev yet (root only)") }
                 throw .permissionDenied(path: path)
             case ENOENT, ENODEV, ENXIO: throw .noDevice("\(path): \(SystemError(call: "open", errno: err))")
             default: throw .system(call: "open", errno: err, path: path)
@@ -118,10 +118,16 @@ package final class DrmCard {
         self.node = node
     }
 
-    /// A node owned by root and group root, with no access for group or others.
-    private static func isRootOnly(_ path: String) -> Bool {
+    private static func isNotSetUpYet(_ path: String) -> Bool {
         var st = stat()
-        return stat(path, &st) == 0 && st.st_uid == 0 && st.st_gid == 0 && st.st_mode & 0o066 == 0
+        return stat(path, &st) == 0 && isNotSetUpYet(owner: st.st_uid, mode: st.st_mode)
+    }
+
+    /// A node owned by root with no access for group or others: as the kernel made it, or halfway
+    /// through udev's setup, which gives the group (root:video 0600) before the mode (0660). A
+    /// daemon that opened it then took the group for the whole setup, and exited (one boot of 40).
+    package static func isNotSetUpYet(owner: uid_t, mode: mode_t) -> Bool {
+        owner == 0 && mode & 0o066 == 0
     }
 
     /// Asks for atomic modesetting; false when the driver (or kernel) does not offer it.
