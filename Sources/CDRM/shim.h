@@ -20,18 +20,23 @@ static inline uint32_t cdrm_mode_atomic_nonblock(void) { return DRM_MODE_ATOMIC_
 static inline uint32_t cdrm_mode_atomic_test_only(void) { return DRM_MODE_ATOMIC_TEST_ONLY; }
 
 // Reads one byte of every `page` bytes of each of `count` mappings (volatile: the compiler keeps
-// each read) in a child process, which then exits; returns its pid, or -1 if fork failed.
-// A dumb buffer gets its memory at its first page fault, and a fault holds its process's memory
-// map lock: in a thread of the daemon, every mmap, brk or thread start of the others waited
-// behind the second it can take. The child's faults hold the child's lock, and fill the buffers
-// for both. Between fork and _exit the child only reads memory, which is safe in a threaded parent.
+// each read): a dumb buffer gets its memory at its first page fault.
+static inline void cdrm_fault_in(void *const *starts, const size_t *lengths, int count, size_t page) {
+    for (int index = 0; index < count; index++) {
+        const volatile unsigned char *bytes = starts[index];
+        for (size_t offset = 0; offset < lengths[index]; offset += page) (void)bytes[offset];
+    }
+}
+
+// cdrm_fault_in in a child process, which then exits; returns its pid, or -1 if fork failed.
+// A fault holds its process's memory map lock: in a thread of the daemon, every mmap, brk or
+// thread start of the others waited behind a slow one. The child's faults hold the child's lock,
+// and fill the buffers for both. Between fork and _exit the child only reads memory, which is
+// safe in a threaded parent.
 static inline pid_t cdrm_fault_in_child(void *const *starts, const size_t *lengths, int count, size_t page) {
     pid_t pid = fork();
     if (pid == 0) {
-        for (int index = 0; index < count; index++) {
-            const volatile unsigned char *bytes = starts[index];
-            for (size_t offset = 0; offset < lengths[index]; offset += page) (void)bytes[offset];
-        }
+        cdrm_fault_in(starts, lengths, count, page);
         _exit(0);
     }
     return pid;

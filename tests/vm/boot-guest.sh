@@ -180,6 +180,8 @@ scr=$(journalctl -b -u carouseld -o short-monotonic --no-pager | grep -m1 '\]: s
 usable_s=${scr:-$(mono "$exec_us")}
 echo "  first frame vs getty@tty1: $ff_s s vs $(mono "$getty_us") s; the display was usable to the daemon at $usable_s s"
 udev_figures
+# A flush of TCG's translation cache stalls the whole guest for about a second (scripts/vm-boot-tests).
+echo "  QEMU's translation cache so far: $(host jit)"
 # What the daemon said on its way to the first frame, with the boot's times: a slow start shows
 # where it waited (re-probes on udev's events, the first commit).
 echo "  carouseld's journal to its first frame:"

@@ -13,6 +13,7 @@ usage: boot-host.py XCHG QMP-SOCKET      (runs until killed)
 """
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -67,6 +68,14 @@ def handle(xchg, qmp_sock, argv):
             if rc == 0:
                 return 0, f"{os.path.basename(ref)}: {detail}"
         return 1, f"none of {len(argv) - 2} references (last: {detail})"
+    if argv[0] == "jit":
+        # How often TCG flushed its translation cache: a flush stalls the whole guest.
+        info = qmp(qmp_sock, "human-monitor-command", {"command-line": "info jit"})
+        flushes = re.search(r"TB flush count +(\d+)", info)
+        size = re.search(r"gen code size +(\d+)/(\d+)", info)
+        if not flushes or not size:
+            return 1, f"info jit: no flush count or code size in {info!r}"
+        return 0, f"{flushes[1]} flushes; {int(size[1]) >> 20} of {int(size[2]) >> 20} MiB used"
     return 2, f"unknown request {argv[0]}"
 
 

@@ -57,7 +57,7 @@ package final class DrmScreen {
             if case .accepted = try committer.commit(rotated, test: true) {
                 var buffers = [probe]
                 for _ in 1..<count { buffers.append(try DumbBuffer(card: card, width: pictureWidth, height: pictureHeight)) }
-                DumbBuffer.faultInAhead(buffers)
+                DumbBuffer.faultIn(buffers)
                 self.buffers = buffers; planeRotation = settings.rotation; rotator = nil
                 panBuffers = nil
                 return
@@ -66,7 +66,7 @@ package final class DrmScreen {
         }
         var buffers: [DumbBuffer] = []
         for _ in 0..<count { buffers.append(try DumbBuffer(card: card, width: mode.width, height: mode.height)) }
-        DumbBuffer.faultInAhead(buffers)
+        DumbBuffer.faultIn(buffers)
         self.buffers = buffers
         planeRotation = 0
         rotator = SoftwareRotator(degrees: settings.rotation, width: pictureWidth, height: pictureHeight)

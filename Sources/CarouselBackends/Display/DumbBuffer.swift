@@ -48,24 +48,57 @@ package final class DumbBuffer: PlaneBuffer, ScanoutBuffer {
         self.framebufferID = fb; self.pixels = map
     }
 
-    /// Faults every page of `buffers` in ahead of the first frames drawn into them, from a child
-    /// process (`cdrm_fault_in_child`), reaped by a thread that waits for it. The driver gives a
-    /// dumb buffer its memory at its first page fault, and that can be slow: on bochs under TCG at
-    /// boot, 0.02-1.3 s of kernel time for a 4 MB buffer, which fell in the first frame's compose.
-    /// A thread of the daemon only moved the wait: its faults held the process's memory map lock,
-    /// and the carousels' making (thread stacks, large allocations) waited a second behind them.
-    /// The child's faults fill the buffers for the daemon too; its own faults then only map them.
-    /// If fork fails, the first frames fault them in as before.
+    /// Faults every page of `buffers` in now, in the calling thread, before the first frames are
+    /// drawn into them: at a screen's opening, before the carousels and their decode threads are
+    /// made. The driver gives a dumb buffer its memory at its first page fault. On bochs under TCG
+    /// at boot that took 0.04-0.05 s for two 4 MB buffers when nothing else of the daemon ran,
+    /// and 0.5-1.6 s of kernel time in a child beside the first decodes (in 5 boots of 10), which
+    /// put the first frame after getty.target. Logged, with its kernel time.
+    package static func faultIn(_ buffers: [DumbBuffer]) {
+        let started = MonotonicClock.now(), kernelBefore = kernelTime(rusageThread)
+        withMappings(of: buffers) { starts, lengths, page in cdrm_fault_in(starts, lengths, Int32(buffers.count), page) }
+        logFaultIn(buffers, seconds: MonotonicClock.now() - started, kernel: kernelTime(rusageThread) - kernelBefore, how: "at open")
+    }
+
+    /// Faults every page of `buffers` in from a child process (`cdrm_fault_in_child`), reaped by
+    /// a thread that waits for it, while the daemon goes on: for buffers made while frames are
+    /// shown (the panned strip's windows). The child's faults fill the buffers for the daemon too;
+    /// its own faults then only map them. If fork fails, the first frames fault them in.
     package static func faultInAhead(_ buffers: [DumbBuffer]) {
-        let starts: [UnsafeMutableRawPointer?] = buffers.map(\.pixels)
-        let lengths = buffers.map(\.byteCount)
-        let pid = cdrm_fault_in_child(starts, lengths, Int32(buffers.count), Int(sysconf(Int32(_SC_PAGESIZE))))
+        let started = MonotonicClock.now()
+        let pid = withMappings(of: buffers) { starts, lengths, page in
+            cdrm_fault_in_child(starts, lengths, Int32(buffers.count), page)
+        }
         guard pid > 0 else { return }
         DetachedThread.start(name: "carouseld-reap") {
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            var usage = rusage()
+            while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+            logFaultIn(buffers, seconds: MonotonicClock.now() - started, kernel: seconds(usage.ru_stime), how: "ahead")
         }
     }
+
+    private static func withMappings<Result>(of buffers: [DumbBuffer],
+                                             _ body: ([UnsafeMutableRawPointer?], [Int], Int) -> Result) -> Result {
+        body(buffers.map(\.pixels), buffers.map(\.byteCount), Int(sysconf(Int32(_SC_PAGESIZE))))
+    }
+
+    private static func logFaultIn(_ buffers: [DumbBuffer], seconds: Double, kernel: Double, how: String) {
+        let megabytes = buffers.map(\.byteCount).reduce(0, +) >> 20
+        Log.info("\(buffers.count) buffers (\(megabytes) MB) faulted in \(how) in "
+                 + formatted("%.2f s (%.2f s in the kernel)", seconds, kernel))
+    }
+
+    /// RUSAGE_THREAD, which Glibc's module leaves out (it needs _GNU_SOURCE).
+    private static let rusageThread: Int32 = 1
+
+    private static func kernelTime(_ who: Int32) -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(who), &usage)
+        return seconds(usage.ru_stime)
+    }
+
+    private static func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
 
     /// Registers `width` × `height` XRGB8888 pixels of the buffer `handle`, from byte `offset`
     /// with `pitch` bytes a row, as a framebuffer (drmModeAddFB2); 0 or -1 with errno set.

@@ -48,7 +48,8 @@ extension DaemonRunner {
         let lead = carousels.lead
         // Only what came before the first commit: after a kept frame, they belong to the live frame.
         let committed = lead.firstCommitTime ?? time
-        for (name, moment) in [("cards decoded", lead.firstDecodeTime), ("drawing", lead.firstDrawTime)] {
+        let composed = lead.screens.compactMap(\.firstComposedAt).min()
+        for (name, moment) in [("cards decoded", lead.firstDecodeTime), ("drawing", lead.firstDrawTime), ("composed", composed)] {
             if let moment, moment < committed { startup.reached(name, at: moment) }
         }
         if let committed = lead.firstCommitTime { startup.reached("committed", at: committed) }

@@ -1,8 +1,8 @@
 import CarouselCore
 /// Milestones of the start, in ms after exec, for the first-frame log line:
 /// "main 40 ms, config loaded 52 ms, display open 130 ms, carousels made 140 ms, parts made
-/// 150 ms, cards decoded 300 ms, drawing 301 ms, committed 310 ms" (no "cards decoded" when a
-/// kept frame went first).
+/// 150 ms, cards decoded 300 ms, drawing 301 ms, composed 305 ms, committed 310 ms" (no "cards
+/// decoded" or "composed" when a kept frame went first).
 struct StartupTimeline: CustomStringConvertible {
     /// Each milestone's monotonic time: read on the way to the first frame, put into words only
     /// for the log line after it (reading /proc and formatting cost more than the rest of the

@@ -209,6 +209,9 @@ extension Carousel {
         var keepsStartFrame = true
         /// The panned strip's window and column (`Carousel+Panning`).
         var pan = PanState()
+        /// When this screen's first composed frame was drawn: the start's breakdown tells the
+        /// compose from the commit after it.
+        var firstComposedAt: Double?
 
         init(output: DisplayOutput) { self.output = output }
 
@@ -258,6 +261,7 @@ extension Carousel {
             }
             let buffer = try output.acquire()
             renderer.draw(layout, into: buffer)
+            if firstComposedAt == nil { firstComposedAt = MonotonicClock.now() }
             _ = try output.commit(FrameState(primary: buffer), .apply)
             background = nil
         }
