@@ -51,13 +51,14 @@ package final class DumbBuffer: PlaneBuffer, ScanoutBuffer {
     /// Faults every page of `buffers` in now, in the calling thread, before the first frames are
     /// drawn into them: at a screen's opening, before the carousels and their decode threads are
     /// made. The driver gives a dumb buffer its memory at its first page fault. On bochs under TCG
-    /// at boot that took 0.04-0.05 s for two 4 MB buffers when nothing else of the daemon ran,
-    /// and 0.5-1.6 s of kernel time in a child beside the first decodes (in 5 boots of 10), which
-    /// put the first frame after getty.target. Logged, with its kernel time.
+    /// at boot, two 4 MB buffers took 0.5-1.7 s of kernel time in 7 boots of 12 when a child
+    /// faulted them beside the first decodes, which put the first frame after getty.target in CI;
+    /// here 0.03-0.05 s in 7 boots of 9, 0.84-0.86 s in 2 (docs/testing.md). Logged, with its
+    /// kernel time.
     package static func faultIn(_ buffers: [DumbBuffer]) {
-        let started = MonotonicClock.now(), kernelBefore = kernelTime(rusageThread)
+        let started = MonotonicClock.now(), kernelBefore = threadKernelTime()
         withMappings(of: buffers) { starts, lengths, page in cdrm_fault_in(starts, lengths, Int32(buffers.count), page) }
-        logFaultIn(buffers, seconds: MonotonicClock.now() - started, kernel: kernelTime(rusageThread) - kernelBefore, how: "at open")
+        logFaultIn(buffers, seconds: MonotonicClock.now() - started, kernel: threadKernelTime() - kernelBefore, how: "at open")
     }
 
     /// Faults every page of `buffers` in from a child process (`cdrm_fault_in_child`), reaped by
@@ -89,12 +90,11 @@ package final class DumbBuffer: PlaneBuffer, ScanoutBuffer {
                  + formatted("%.2f s (%.2f s in the kernel)", seconds, kernel))
     }
 
-    /// RUSAGE_THREAD, which Glibc's module leaves out (it needs _GNU_SOURCE).
-    private static let rusageThread: Int32 = 1
-
-    private static func kernelTime(_ who: Int32) -> Double {
+    /// The calling thread's kernel time: getrusage(RUSAGE_THREAD), whose constant (1) Glibc's
+    /// module leaves out (it needs _GNU_SOURCE).
+    private static func threadKernelTime() -> Double {
         var usage = rusage()
-        getrusage(__rusage_who_t(who), &usage)
+        getrusage(__rusage_who_t(1), &usage)
         return seconds(usage.ru_stime)
     }
 
