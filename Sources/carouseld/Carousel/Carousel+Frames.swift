@@ -59,7 +59,12 @@ extension Carousel {
         guard !stopped else { return }
         // A touch frame's kernel time can be a little later than the flip that follows it.
         let now = fingersDown ? engine.now : max(time, engine.now)
-        if let hold = pacing.holdUntil, now < hold { armTimer(); return }
+        if let hold = pacing.holdUntil {
+            if now < hold { armTimer(); return }
+            // With "frame committed at", the daemon's own part of a held frame (from its wake-up
+            // to its commit) apart from how late the kernel woke it.
+            Log.debug("hold until \(hold) ended: woke at \(time)")
+        }
         pacing.holdUntil = nil
         // A move that starts inside a tick is the countdown's: it began at the deadline itself.
         let (wasAtRest, countdown) = (!engine.isMoving, engine.nextDeadline)
