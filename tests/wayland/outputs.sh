@@ -10,6 +10,10 @@
 #     for, naming the ones it has, while HEADLESS-1 shows; once sway creates it (create_output),
 #     a window is fullscreen on it and it shows its carousel. (An output going away is not
 #     tested: sway 1.7 cannot disable a headless output.)
+#   - the panned strip (issue 34; the flat look without dots, interval 2): both outputs pan, and
+#     after the first page change each shows render's picture at rest, its every frame panned.
+#     sway 1.7's pixman renderer is why the strip pans by buffers that view a window from a
+#     column, not by wp_viewport's source rectangle, whose offset it ignores.
 # usage: tests/wayland/outputs.sh CAROUSELD OUTDIR
 # Closes with "wayland-outputs: N passed, N failed".
 set -uo pipefail
@@ -48,12 +52,17 @@ conf span span
 conf paged independent 'playlist = "lobby.m3u"'; cp "$out/independent/lobby.m3u" "$out/paged/"
 sed -i 's/^interval = 3600/interval = 2/' "$out/paged/carouseld.conf"
 conf later independent; sed -i 's/HEADLESS-2/HEADLESS-3/' "$out/later/carouseld.conf"
+conf panned independent; sed -i 's/^interval = 3600/interval = 2/' "$out/panned/carouseld.conf"
+sed -i '1i center_scale = 1\nside_scale = 1\nside_opacity = 1\ndots = false' "$out/panned/carouseld.conf"
 r="$out/render"
 "$bin" render --config "$out/independent" --output HEADLESS-1 --size 1280x720 --out "$r/independent-1" >/dev/null
 "$bin" render --config "$out/independent" --output HEADLESS-2 --size 1280x720 --out "$r/independent-2" >/dev/null
 "$bin" render --config "$out/paged" --output HEADLESS-2 --size 1280x720 --at 3.5 --out "$r/paged-2" >/dev/null
 "$bin" render --config "$out/span" --size 2560x720 --out "$r/span" >/dev/null
 "$bin" render --config "$out/later" --output HEADLESS-3 --size 1280x720 --out "$r/later-3" >/dev/null
+for o in 1 2; do
+  "$bin" render --config "$out/panned" --output HEADLESS-$o --size 1280x720 --at 3.5 --out "$r/panned-$o" >/dev/null
+done
 /usr/bin/python3 -c "
 from PIL import Image; import sys
 full = Image.open(sys.argv[1]); full.crop((0, 0, 1280, 720)).save(sys.argv[2]); full.crop((1280, 0, 2560, 720)).save(sys.argv[3])
@@ -104,8 +113,17 @@ later() {
   check "later: HEADLESS-3 created, a window goes fullscreen on it" wait_for 10 "HEADLESS-3 is there: fullscreen on it"
   check "later: HEADLESS-3 shows its carousel" shows HEADLESS-3 "$r/later-3/frame-0000.000.png"
 }
+panned() {
+  check "panned: both outputs pan" bash -c 'for _ in $(seq 100); do [ "$(grep -c "the strip pans" "$1")" = 2 ] && exit; sleep 0.1; done; exit 1' _ "$run/carouseld.log"
+  check "panned: HEADLESS-1 shows render's picture after its first page change" shows HEADLESS-1 "$r/panned-1/frame-0003.500.png"
+  check "panned: HEADLESS-2 too" shows HEADLESS-2 "$r/panned-2/frame-0003.500.png"
+  kill -USR1 "$daemon"; sleep 0.3
+  check "panned: the page changes' frames were panned (SIGUSR1)" \
+    bash -c 'grep "stats:" "$1" | tail -1 | grep -oE "panned frames [0-9]+" | awk "{ exit !(\$3 > 40) }" && grep "stats:" "$1" | tail -1' _ "$run/carouseld.log"
+}
 with_sway independent independent
 with_sway span span
 with_sway later later
+with_sway panned panned
 echo "wayland-outputs: $passed passed, $failed failed"
 exit $((failed > 0))

@@ -12,8 +12,10 @@ package final class SharedMemory {
     /// The memfd, for `wl_shm.create_pool` (libwayland duplicates it when the request is queued).
     package let file: OwnedDescriptor
 
-    package init(width: Int, height: Int) throws(DisplayError) {
-        let stride = width * 4, byteCount = stride * height
+    /// `padding`: bytes after the frame (a window of the panned strip: its last column's view
+    /// ends past the frame, as wl_shm counts a view's size).
+    package init(width: Int, height: Int, padding: Int = 0) throws(DisplayError) {
+        let stride = width * 4, byteCount = stride * height + padding
         let file = try Self.memfd(byteCount, for: "a \(width)x\(height) frame")
         guard let memory = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, file.rawValue, 0),
               memory != MAP_FAILED else {

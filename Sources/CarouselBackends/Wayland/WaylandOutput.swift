@@ -18,6 +18,8 @@ import Glibc
 ///   is on (before the compositor says, of all its outputs); `size` is in physical pixels.
 /// - Buffers: two, and a third only while both are held by the compositor. Each commit damages
 ///   only the rectangle that differs from the frame before (`FrameDamage`).
+/// - The panned strip (`WaylandPanning`): a window drawn at rest into a wide pool, each frame
+///   of a page change a buffer that views it from another column.
 /// - One window per screen: fullscreen on the named `wl_output`, or on the compositor's choice.
 ///   Input comes from the seat (`WaylandSeat`, the backend's), on the same connection.
 package final class WaylandOutput: DisplayOutput {
@@ -26,6 +28,7 @@ package final class WaylandOutput: DisplayOutput {
     private var configured = ConfigureState()
     package private(set) var size: Size?
     private var pool = ShmBufferPool()
+    private var panning = WaylandPanning()
     private var feedback = FrameFeedback()
     private var counters = WaylandCounters()
 
@@ -108,6 +111,7 @@ package final class WaylandOutput: DisplayOutput {
     private func close() {
         if let callback = feedback.callback { wl_callback_destroy(callback) }
         feedback.callback = nil
+        panning.removeAll()
         window.destroy()
         pool = ShmBufferPool()
         size = nil
@@ -119,7 +123,10 @@ package final class WaylandOutput: DisplayOutput {
             + (configured.scale == 1 ? "" : " at scale \(configured.scale)")
             + (connection.presentation == nil ? "" : ", presentation-time")
     }
-    package var lastFrame: PixelBuffer? { window.surface == nil ? nil : pool.lastCommitted?.pixels }
+    package var lastFrame: PixelBuffer? {
+        guard window.surface != nil else { return nil }
+        return panning.shown?.view.pixels ?? pool.lastCommitted?.pixels
+    }
     package var isReady: Bool {
         size != nil && window.surface != nil && feedback.callback == nil && pool.hasRoom
     }
@@ -135,7 +142,7 @@ package final class WaylandOutput: DisplayOutput {
     package var isFirmwareFramebuffer: Bool { false }
     package var statistics: String? {
         "wayland commits \(counters.commits), frame callbacks \(counters.frameCallbacks), "
-            + "unchanged frames not committed \(counters.unchangedFrames)"
+            + "unchanged frames not committed \(counters.unchangedFrames), panned frames \(panning.frames)"
     }
 
     package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
@@ -159,10 +166,19 @@ package final class WaylandOutput: DisplayOutput {
         return buffer.pixels
     }
 
+    /// A wide buffer for a window of the panned strip; nil when all three are in use.
+    package func acquireWide(width: Int, height: Int) throws(DisplayError) -> PixelBuffer? {
+        guard window.surface != nil, let size, feedback.callback == nil else {
+            throw .unsupported("a wide buffer asked for while \(size == nil ? "not configured" : "a frame is pending")")
+        }
+        return try panning.free(shm: connection.shm, width: width, height: height, viewWidth: Int(size.width))?.memory.pixels
+    }
+
     /// Cards are always composed, and the compositor owns the screen's power: only a drawn
-    /// primary is committed.
+    /// primary, or a column of a wide buffer, is committed.
     package func commit(_ state: FrameState, _ mode: CommitMode) throws(DisplayError) -> CommitResult {
         if !state.cards.isEmpty { return .compose(.noOverlayPlanes) }
+        if let pan = state.pan { return try commitPanned(pan, mode) }
         guard mode == .apply, state.power == .on, state.primary != nil else { return .accepted }
         guard let surface = window.surface, let buffer = acquired, feedback.callback == nil else {
             throw .unsupported("a commit while \(size == nil ? "not configured" : "a frame is pending")")
@@ -185,14 +201,46 @@ package final class WaylandOutput: DisplayOutput {
             }
             damage = changed
         }
-        if configured.atCommit < configured.acked || configured.committedScale != configured.scale {
-            wl_surface_set_buffer_scale(surface, configured.scale)
-            configured.committedScale = configured.scale
-            let scale = Int(configured.scale)
-            window.describeGeometry(compositor: connection.compositor, width: buffer.width / scale, height: buffer.height / scale)
-        }
+        describeAfterConfigure(surface, buffer)
+        panning.composed()
         wl_surface_attach(surface, buffer.proxy, 0, 0)
         wl_surface_damage_buffer(surface, Int32(damage.x), Int32(damage.y), Int32(damage.width), Int32(damage.height))
+        if counters.commits == 0 { Log.info("wayland: first frame committed, \(buffer.width)x\(buffer.height)") }
+        buffer.held = true
+        pool.lastCommitted = buffer
+        try commitWithFeedback(surface)
+    }
+
+    /// Shows a window `acquireWide` gave from a column (`WaylandPanning`).
+    private func commitPanned(_ pan: PanFrame, _ mode: CommitMode) throws(DisplayError) -> CommitResult {
+        guard let shownWindow = panning.window(of: pan.window) else { return .compose(.cannotPan) }
+        guard mode == .apply else { return .accepted }
+        guard let surface = window.surface, feedback.callback == nil else {
+            throw .unsupported("a panned commit while \(size == nil ? "not configured" : "a frame is pending")")
+        }
+        let view = try panning.show(shownWindow, from: pan.column)
+        describeAfterConfigure(surface, view)
+        wl_surface_attach(surface, view.proxy, 0, 0)
+        wl_surface_damage_buffer(surface, 0, 0, Int32(view.width), Int32(view.height))
+        view.held = true
+        // The composed frame after it damages the whole surface.
+        pool.lastCommitted = nil
+        try commitWithFeedback(surface)
+        return .accepted
+    }
+
+    /// With the first frame after a configure or a new scale: the buffer scale, and the window's
+    /// geometry and opaque region in surface units.
+    private func describeAfterConfigure(_ surface: OpaquePointer, _ buffer: ShmBuffer) {
+        guard configured.atCommit < configured.acked || configured.committedScale != configured.scale else { return }
+        wl_surface_set_buffer_scale(surface, configured.scale)
+        configured.committedScale = configured.scale
+        let scale = Int(configured.scale)
+        window.describeGeometry(compositor: connection.compositor, width: buffer.width / scale, height: buffer.height / scale)
+    }
+
+    /// Asks for the frame callback (and wp_presentation's time) and commits.
+    private func commitWithFeedback(_ surface: OpaquePointer) throws(DisplayError) {
         feedback.callback = wl_surface_frame(surface)
         counters.frameCallbacks += 1
         if let callback = feedback.callback { wl_callback_add_listener(callback, Self.frameListener, listenerData(self)) }
@@ -201,10 +249,7 @@ package final class WaylandOutput: DisplayOutput {
         }
         wl_surface_commit(surface)
         configured.atCommit = configured.acked
-        if counters.commits == 0 { Log.info("wayland: first frame committed, \(buffer.width)x\(buffer.height)") }
         counters.commits += 1
-        buffer.held = true
-        pool.lastCommitted = buffer
         try connection.flush()
     }
 
