@@ -203,6 +203,35 @@ final class CompositorShortcutTests: XCTestCase {
         }
     }
 
+    /// A side-look image is made a range of columns at a time, as frames first show them: each
+    /// frame equals the frame a fresh compositor draws of it (which makes only its own columns),
+    /// whatever columns earlier frames made. The card at the right edge, a little further in,
+    /// then cut by the left edge (a gap between the two ranges made).
+    func testASideLookImageMadeAColumnRangeAtATimeEqualsOneMadeWhole() {
+        let picture = gradient()
+        let scenes = [card(x: 250, scale: 0.85, opacity: 0.6), card(x: 200, scale: 0.85, opacity: 0.6),
+                      card(x: -100, scale: 0.85, opacity: 0.6), card(x: 80, scale: 0.85, opacity: 0.6)]
+        let progressive = Compositor(config: config, store: FixedCards([0: picture]), adaptsToMotion: false)
+        for (n, scene) in scenes.enumerated() {
+            let frame = PixelImage(width: 320, height: 180)!
+            XCTAssertTrue(progressive.compose(layout([scene], moving: false), into: frame.buffer))
+            XCTAssertGreaterThan(progressive.lastCardPixels.copied, 0, "scene \(n): copied from the side look's image")
+            XCTAssertEqual(pixels(frame), render(layout([scene], moving: false), picture), "scene \(n)")
+        }
+    }
+
+    /// Only the columns not made yet are made, and the made ones stay one range.
+    func testASideLookImageMakesOnlyTheColumnsNotMadeYet() throws {
+        let cards = SideLookCards(emphasis: CarouselConfig().emphasis)!
+        let card = try XCTUnwrap(FixedCards([0: gradient()]).cards[0])
+        var made: [Range<Int>] = []
+        for columns in [20..<40, 30..<60, 0..<10, 5..<60, 100..<500] {
+            _ = cards.image(of: card, columns: columns, keeping: [card]) { _, _, range in made.append(range) }
+        }
+        // The image is 136 columns wide (160 × 0.85); 100..<500 leaves a gap (60..<100), made too.
+        XCTAssertEqual(made, [20..<40, 40..<60, 0..<20, 60..<136])
+    }
+
     func testTranslateOnlyFramesDoNotAskForRefinement() {
         let compositor = Compositor(config: config, store: FixedCards([0: gradient()]))
         let frame = PixelImage(width: 320, height: 180)!

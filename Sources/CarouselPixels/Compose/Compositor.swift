@@ -132,16 +132,18 @@ package final class Compositor {
         package func card(_ i: Int) -> Card? { cards[layout.cards[i].index] }
     }
 
-    /// Card `i` of `frame` at the side look: made once, as a scaled card is drawn (bilinear, its
-    /// edges blended into the background), then faded.
-    private func sideLookImage(_ i: Int, _ frame: Frame) -> PixelImage? {
+    /// Card `i` of `frame` at the side look, placed at `origin`, with the columns `rect` shows
+    /// made: each column once, as a scaled card is drawn (bilinear, its edges blended into the
+    /// background), then faded.
+    private func sideLookImage(_ i: Int, _ frame: Frame, at origin: (x: Int, y: Int), showing rect: IntRect) -> PixelImage? {
         guard let card = frame.card(i), let sideLookCards else { return nil }
-        return sideLookCards.image(of: card, keeping: Array(frame.cards.values)) { card, image in
+        let columns = (rect.x - origin.x)..<(rect.maxX - origin.x)
+        return sideLookCards.image(of: card, columns: columns, keeping: Array(frame.cards.values)) { card, image, made in
             scaleOpaque(card, origin: (0, 0), scale: (Double(image.width) / Double(card.width), Double(image.height) / Double(card.height)),
-                        rect: IntRect(x: 0, y: 0, width: image.width, height: image.height), offset: (0, 0),
+                        rect: IntRect(x: made.lowerBound, y: 0, width: made.count, height: image.height), offset: (0, 0),
                         filter: PIXMAN_FILTER_BILINEAR, into: image.pixman)
-            Veil.fade(image.pixman, width: image.width, height: image.height, opacity: sideLookCards.look.opacity,
-                      background: config.background)
+            Veil.fade(image.pixman, x: made.lowerBound, width: made.count, height: image.height,
+                      opacity: sideLookCards.look.opacity, background: config.background)
         }
     }
 
@@ -153,7 +155,7 @@ package final class Compositor {
                 if let card = frame.card(i) { copy(card, origin: origin, rect: bounds, into: frame.target) }
                 return
             case .sideLook(let i, let origin):
-                if let image = sideLookImage(i, frame) {
+                if let image = sideLookImage(i, frame, at: origin, showing: bounds) {
                     RowCopy.copy(from: image.base, stride: image.stride, at: bounds.x - origin.x, bounds.y - origin.y,
                                  to: frame.target.base, stride: frame.target.stride, at: bounds.x, bounds.y,
                                  width: bounds.width, height: bounds.height)
@@ -193,7 +195,7 @@ package final class Compositor {
                                                  Int32(r.x - band.x), Int32(r.y - band.y), Int32(r.width), Int32(r.height))
                     }
                 case .sideLook(let i, let origin):
-                    guard let image = self.sideLookImage(i, frame) else { continue }
+                    guard let image = self.sideLookImage(i, frame, at: origin, showing: r) else { continue }
                     pixman_image_composite32(PIXMAN_OP_SRC, image.pixman, nil, strip.pixman,
                                              Int32(r.x - origin.x), Int32(r.y - origin.y), 0, 0,
                                              Int32(r.x - band.x), Int32(r.y - band.y), Int32(r.width), Int32(r.height))
