@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselPixels
 import CDRM
 import Glibc
@@ -153,8 +154,12 @@ package final class AtomicCommitter: ModesetCommitter {
     /// Applies a frame's request, with a writeback job while `ctl writeback` lasts.
     private func commitFrame(_ request: drmModeAtomicReqPtr, flags: UInt32) -> Bool {
         let job = writeback?.attach(request) ?? false
+        let asked = MonotonicClock.now()
         let ok = commit(request, blob: 0, flags: flags)
         let error = Glibc.errno
+        // With "frame committed at": the kernel's part of a frame's commit (the stress checks
+        // tell the daemon's delay from the kernel's).
+        Log.debug("atomic commit: \(MonotonicClock.now() - asked) s in the kernel")
         if job { writeback?.committed(ok) }
         Glibc.errno = error
         return ok
