@@ -117,9 +117,10 @@ panned() {
   check "panned: both outputs pan" bash -c 'for _ in $(seq 100); do [ "$(grep -c "the strip pans" "$1")" = 2 ] && exit; sleep 0.1; done; exit 1' _ "$run/carouseld.log"
   check "panned: HEADLESS-1 shows render's picture after its first page change" shows HEADLESS-1 "$r/panned-1/frame-0003.500.png"
   check "panned: HEADLESS-2 too" shows HEADLESS-2 "$r/panned-2/frame-0003.500.png"
-  kill -USR1 "$daemon"; sleep 0.3
+  kill -USR1 "$daemon"
   check "panned: the page changes' frames were panned (SIGUSR1)" \
-    bash -c 'grep "stats:" "$1" | tail -1 | grep -oE "panned frames [0-9]+" | awk "{ exit !(\$3 > 40) }" && grep "stats:" "$1" | tail -1' _ "$run/carouseld.log"
+    bash -c 'for _ in $(seq 100); do grep -q "stats:" "$1" && break; sleep 0.1; done
+             grep "stats:" "$1" | tail -1 | grep -oE "panned frames [0-9]+" | awk "{ exit !(\$3 > 40) }" && grep "stats:" "$1" | tail -1' _ "$run/carouseld.log"
 }
 with_sway independent independent
 with_sway span span

@@ -158,7 +158,7 @@ package final class WaylandOutput: DisplayOutput {
 
     package func acquire() throws(DisplayError) -> PixelBuffer {
         guard window.surface != nil, let size, feedback.callback == nil else {
-            throw .unsupported("a buffer asked for while \(size == nil ? "not configured" : "a frame is pending")")
+            throw notReady("a buffer asked for")
         }
         pool.freeReleased()
         let buffer = try pool.free(shm: connection.shm, width: Int(size.width), height: Int(size.height))
@@ -169,7 +169,7 @@ package final class WaylandOutput: DisplayOutput {
     /// A wide buffer for a window of the panned strip; nil when all three are in use.
     package func acquireWide(width: Int, height: Int) throws(DisplayError) -> PixelBuffer? {
         guard window.surface != nil, let size, feedback.callback == nil else {
-            throw .unsupported("a wide buffer asked for while \(size == nil ? "not configured" : "a frame is pending")")
+            throw notReady("a wide buffer asked for")
         }
         return try panning.free(shm: connection.shm, width: width, height: height, viewWidth: Int(size.width))?.memory.pixels
     }
@@ -181,7 +181,7 @@ package final class WaylandOutput: DisplayOutput {
         if let pan = state.pan { return try commitPanned(pan, mode) }
         guard mode == .apply, state.power == .on, state.primary != nil else { return .accepted }
         guard let surface = window.surface, let buffer = acquired, feedback.callback == nil else {
-            throw .unsupported("a commit while \(size == nil ? "not configured" : "a frame is pending")")
+            throw notReady("a commit")
         }
         acquired = nil
         try attachAndCommit(buffer, to: surface)
@@ -216,7 +216,7 @@ package final class WaylandOutput: DisplayOutput {
         guard let shownWindow = panning.window(of: pan.window) else { return .compose(.cannotPan) }
         guard mode == .apply else { return .accepted }
         guard let surface = window.surface, feedback.callback == nil else {
-            throw .unsupported("a panned commit while \(size == nil ? "not configured" : "a frame is pending")")
+            throw notReady("a panned commit")
         }
         let view = try panning.show(shownWindow, from: pan.column)
         describeAfterConfigure(surface, view)
@@ -251,6 +251,11 @@ package final class WaylandOutput: DisplayOutput {
         configured.atCommit = configured.acked
         counters.commits += 1
         try connection.flush()
+    }
+
+    /// `what` (a buffer asked for, a commit) while the window cannot take a frame.
+    private func notReady(_ what: String) -> DisplayError {
+        .unsupported("\(what) while \(size == nil ? "not configured" : "a frame is pending")")
     }
 
     /// Takes the surface off the screen: the compositor shows what is under it.

@@ -136,7 +136,7 @@ extension Carousel {
         if firstDrawTime == nil { firstDrawTime = loop.time.now() }
         do {
             try screens[index].show(layout, upcoming: { engine.neighbourLayouts() },
-                                    around: { engine.restingLayouts(pagesAway: Screen.pagesAround) })
+                                    around: { engine.restingLayouts(pagesAway: Screen.pagesAround) }, now: loop.time.now)
             if firstCommitTime == nil { firstCommitTime = loop.time.now() }
             keepStartFrameIfDue(layout)
             // With "frame N visible at", how long the daemon took from a flip to the next commit
@@ -222,11 +222,11 @@ extension Carousel {
 
         /// Shows `layout`: panned where the screen and the look allow (`commitPanned`), else its
         /// cards on overlay planes where the output takes them (tested, then applied), or
-        /// composed on the CPU into a buffer of the output's.
+        /// composed on the CPU into a buffer of the output's. `now`: the carousel's clock.
         mutating func show(_ layout: FrameLayout, upcoming: () -> [FrameLayout],
-                           around: () -> [(distance: Double, layout: FrameLayout)]) throws(DisplayError) {
+                           around: () -> [(distance: Double, layout: FrameLayout)], now: () -> Double) throws(DisplayError) {
             if try !commitPanned(layout, around: around) {
-                try commit(layout, upcoming: upcoming)
+                try commit(layout, upcoming: upcoming, now: now)
                 pan.column = nil
                 if let waiting = pan.pending { _ = renderer.isFinal(waiting.layout) }
             }
@@ -236,7 +236,7 @@ extension Carousel {
             redraw = false
         }
 
-        private mutating func commit(_ layout: FrameLayout, upcoming: () -> [FrameLayout]) throws(DisplayError) {
+        private mutating func commit(_ layout: FrameLayout, upcoming: () -> [FrameLayout], now: () -> Double) throws(DisplayError) {
             switch offersCards ? renderer.planeCards(layout) : .none(.noOverlayPlanes) {
             case .none(let reason):
                 pathLog.composing(reason, on: name)
@@ -266,7 +266,7 @@ extension Carousel {
             }
             let buffer = try output.acquire()
             renderer.draw(layout, into: buffer)
-            if firstComposedAt == nil { firstComposedAt = MonotonicClock.now() }
+            if firstComposedAt == nil { firstComposedAt = now() }
             _ = try output.commit(FrameState(primary: buffer), .apply)
             background = nil
         }
