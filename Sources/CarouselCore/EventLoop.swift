@@ -39,6 +39,8 @@ package final class EventLoop {
     private var wallTimers: [ObjectIdentifier: Unmanaged<WallClockTimer>] = [:]
     private var wallDeadlines = DeadlineHeap<ObjectIdentifier>()
     private var posted: [Handler] = []
+    /// epoll_wait's output, kept: a turn a frame, each made its own array before.
+    private var readyEvents = [epoll_event](repeating: epoll_event(), count: 16)
     private var stopped = false
     /// How many times epoll_wait returned: the loop's wakeups, for idle measurements.
     package private(set) var wakeups = 0
@@ -168,6 +170,8 @@ package final class EventLoop {
 
     /// Returns the longest gap while animating so far and starts measuring afresh.
     package func takeLongestAnimatingGap() -> Double { stalls.takeLongestGap() }
+    /// The same with the daemon's own part and the kernel's lateness in waking the loop apart.
+    package func takeAnimatingGaps() -> AnimatingGaps { stalls.takeGaps() }
     /// The same without starting afresh (for the metrics file).
     package var longestAnimatingGapSoFar: Double { stalls.longestGap }
 
@@ -194,13 +198,13 @@ package final class EventLoop {
         // timers is short, so a timer it schedules is at most that much late.
         var turn = runPostedAndDue()
         if stopped { return 0 }
-        var events = [epoll_event](repeating: epoll_event(), count: 16)
         let timeout = posted.isEmpty && !hasDueTimer(&turn) ? timeoutMilliseconds : 0
         armAlarm(&turn)
-        let count = try syscall("epoll_wait") { epoll_wait(epoll.rawValue, &events, Int32(events.count), timeout) }
+        let count = try syscall("epoll_wait") { epoll_wait(epoll.rawValue, &readyEvents, Int32(readyEvents.count), timeout) }
+        let events = readyEvents
         wakeups += 1
         let woke = time.coarseNow()
-        stalls.woke(at: woke)
+        stalls.woke(at: woke, sleptUntil: timeout == 0 ? nil : alarmDeadline)
         for event in events.prefix(Int(count)) where !stopped {
             switch event.data.fd {
             case alarm.rawValue: acknowledgeAlarm()

@@ -9,7 +9,8 @@ package enum Log {
     }
 
     /// Lines above this level are dropped (CAROUSELD_DEBUG=1 shows debug lines).
-    package nonisolated(unsafe) static var threshold: Level = getenv("CAROUSELD_DEBUG") == nil ? .info : .debug
+    /// A constant: every frame asks it (a variable global costs an exclusivity check a read).
+    package static let threshold: Level = getenv("CAROUSELD_DEBUG") == nil ? .info : .debug
     /// Tests capture lines here instead of stderr. Set and read under `lock`: a test swaps it
     /// while a decode thread may be logging a skipped file.
     package static var sink: ((Level, String) -> Void)? {

@@ -24,6 +24,10 @@ package final class AtomicCommitter: ModesetCommitter {
     package var writeback: WritebackCapture?
     /// How many of `overlays` (from the bottom) the last applied commit lit.
     private var litOverlays = 0
+    /// What each overlay shows since the last applied commit (nil: not known, every property
+    /// is set), and what the request being built asks of each: a frame names only the changes.
+    private var shownOverlays: [OverlaySettings?] = []
+    private var requestedOverlays: [OverlaySettings?] = []
     /// The cards the driver last accepted on the overlays, by what a driver may refuse (see
     /// `flip(_:buffer:cards:)`).
     private var acceptedCards: [PlaneUse]?
@@ -96,6 +100,9 @@ package final class AtomicCommitter: ModesetCommitter {
         let target = state.target
         var blob: UInt32 = 0
         var flags: UInt32 = 0
+        // A modeset or going dark starts the overlays' books afresh: whatever the planes held
+        // before (the console's, another master's) is set again in full.
+        if state.lighting != nil || !state.active { shownOverlays = [] }
         if !state.active {
             try add(request.pointer, target.crtcID, ids.active, 0)
             flags = cdrm_mode_atomic_allow_modeset()
@@ -106,6 +113,8 @@ package final class AtomicCommitter: ModesetCommitter {
                 flags = cdrm_mode_atomic_allow_modeset()
             } else if let buffer = state.primary {
                 try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID))
+                // A panned view by SRC_X sets its column; any other buffer sets it back to 0.
+                try add(request.pointer, planeID, ids.srcX, UInt64(buffer.sourceX) << 16)
             }
             try addOverlays(request.pointer, state.cards, target: target)
             if !test { flags |= cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event() }
@@ -121,6 +130,7 @@ package final class AtomicCommitter: ModesetCommitter {
         guard applied else {
             let error = Glibc.errno
             acceptedCards = nil
+            shownOverlays = []
             // Refused by its check (a card placed where the planes cannot show it): composed.
             if !uses.isEmpty, error == EINVAL || error == ERANGE { return .refused(errno: error) }
             // A panned view the driver cannot scan out (no room left in its memory to pin the
@@ -135,6 +145,7 @@ package final class AtomicCommitter: ModesetCommitter {
         if let degrees = state.lighting { rotated = degrees != 0 }
         acceptedCards = uses.isEmpty ? acceptedCards : uses
         litOverlays = uses.count
+        swap(&shownOverlays, &requestedOverlays)
         return .accepted(evented: true)
     }
 
@@ -144,6 +155,7 @@ package final class AtomicCommitter: ModesetCommitter {
            (try? addOverlays(request.pointer, [], target: ScanoutTarget?.none)) != nil {
             if commit(request.pointer, blob: 0, flags: 0) { litOverlays = 0 }
         }
+        shownOverlays = []
         // fbcon draws unrotated: put the plane's rotation back before handing over the CRTC.
         if rotated, let rotation = ids.rotation, let zero = rotationValue(0) {
             _ = drmModeObjectSetProperty(fd, planeID, UInt32(DRM_MODE_OBJECT_PLANE), rotation, zero)
@@ -154,11 +166,12 @@ package final class AtomicCommitter: ModesetCommitter {
     /// Applies a frame's request, with a writeback job while `ctl writeback` lasts.
     private func commitFrame(_ request: drmModeAtomicReqPtr, flags: UInt32) -> Bool {
         let job = writeback?.attach(request) ?? false
-        let asked = MonotonicClock.now()
+        // With "frame committed at": the kernel's part of a frame's commit (the stress checks
+        // tell the daemon's delay from the kernel's). Timed only then: without a vDSO clock (HPET,
+        // as under TCG) each read is a system call, and a frame's syscalls were five.
+        let asked = Log.threshold >= .debug ? MonotonicClock.now() : 0
         let ok = commit(request, blob: 0, flags: flags)
         let error = Glibc.errno
-        // With "frame committed at": the kernel's part of a frame's commit (the stress checks
-        // tell the daemon's delay from the kernel's).
         Log.debug("atomic commit: \(MonotonicClock.now() - asked) s in the kernel")
         if job { writeback?.committed(ok) }
         Glibc.errno = error
@@ -223,7 +236,7 @@ package final class AtomicCommitter: ModesetCommitter {
         try add(req, planeID, ids.fb, UInt64(buffer.framebufferID))
         try add(req, planeID, ids.crtc, UInt64(target.crtcID))
         // Source rectangle in 16.16 fixed point, in buffer coordinates (before rotation).
-        try add(req, planeID, ids.srcX, 0); try add(req, planeID, ids.srcY, 0)
+        try add(req, planeID, ids.srcX, UInt64(buffer.sourceX) << 16); try add(req, planeID, ids.srcY, 0)
         try add(req, planeID, ids.srcW, UInt64(buffer.width) << 16); try add(req, planeID, ids.srcH, UInt64(buffer.height) << 16)
         try add(req, planeID, ids.crtcX, 0); try add(req, planeID, ids.crtcY, 0)
         try add(req, planeID, ids.crtcW, UInt64(target.mode.width)); try add(req, planeID, ids.crtcH, UInt64(target.mode.height))
@@ -231,27 +244,24 @@ package final class AtomicCommitter: ModesetCommitter {
     }
 
     /// Puts `cards` on the lowest overlays and switches off the ones lit before that these
-    /// leave unused. SRC_* is 16.16 fixed point in card pixels; zpos and alpha go in where the
-    /// planes have them. `target` nil: switching off only.
+    /// leave unused, each with only what changed since the last applied commit
+    /// (`OverlaySettings`; `requestedOverlays` keeps what this request asks, for that commit's
+    /// books). zpos and alpha go in where the planes have them. `target` nil: switching off only.
     private func addOverlays(_ req: drmModeAtomicReqPtr, _ cards: [(placed: PlacedCard, buffer: DumbBuffer)],
                              target: ScanoutTarget?) throws(DisplayError) {
+        requestedOverlays.removeAll(keepingCapacity: true)
         guard let overlays else { return }
         for (i, plane) in overlays.planes.enumerated() {
             guard i < cards.count, let target else {
                 if i < litOverlays { try add(req, plane.id, plane.fb, 0); try add(req, plane.id, plane.crtc, 0) }
+                requestedOverlays.append(nil)
                 continue
             }
-            let (placed, buffer) = cards[i]
-            func fixed(_ value: Double) -> UInt64 { UInt64((value * 65536).rounded()) }
-            try add(req, plane.id, plane.fb, UInt64(buffer.framebufferID))
-            try add(req, plane.id, plane.crtc, UInt64(target.crtcID))
-            try add(req, plane.id, plane.srcX, fixed(placed.source.x)); try add(req, plane.id, plane.srcY, fixed(placed.source.y))
-            try add(req, plane.id, plane.srcW, fixed(placed.source.width)); try add(req, plane.id, plane.srcH, fixed(placed.source.height))
-            let d = placed.destination
-            try add(req, plane.id, plane.crtcX, UInt64(bitPattern: Int64(d.x))); try add(req, plane.id, plane.crtcY, UInt64(bitPattern: Int64(d.y)))
-            try add(req, plane.id, plane.crtcW, UInt64(d.width)); try add(req, plane.id, plane.crtcH, UInt64(d.height))
-            if let zpos = plane.zpos { try add(req, plane.id, zpos, overlays.firstZpos + UInt64(i)) }
-            if let alpha = plane.alpha { try add(req, plane.id, alpha, UInt64((placed.alpha * 0xffff).rounded())) }
+            let settings = OverlaySettings(cards[i].placed, framebuffer: cards[i].buffer.framebufferID, crtcID: target.crtcID,
+                                           zpos: plane.zpos == nil ? nil : overlays.firstZpos + UInt64(i), hasAlpha: plane.alpha != nil)
+            let shown = i < shownOverlays.count ? shownOverlays[i] : nil
+            try settings.changes(from: shown, on: plane) { (property, value) throws(DisplayError) in try add(req, plane.id, property, value) }
+            requestedOverlays.append(settings)
         }
     }
 
