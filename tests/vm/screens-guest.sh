@@ -8,8 +8,9 @@
 #                Virtual-2 pages both
 #   independent  two playlists, one per head; the same swipe pages Virtual-2 only
 #   span         one carousel across both heads: each head is its half of the 2048x768 render
+#   pan          the panned strip (tests/vm/pan-guest.sh), its windows shown by SRC_X
 # usage (in the guest): tests/vm/screens-guest.sh BINARY OUT
-#   OUT holds conf-{mirror,independent,span} and their references under render/ (see scripts/vm-tests).
+#   OUT holds conf-{mirror,independent,span,pan-still} and their references under render/ (see scripts/vm-tests).
 set -u
 bin=$1 out=$2
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -134,3 +135,8 @@ agree=
 for _ in $(seq 1 30); do a=$(slide 0); b=$(slide 1); [ "$a" = "$b" ] && [ "${a#slide}" != "$a" ] && { agree=1; break; }; sleep 0.5; done
 check "plugged in again: both screens show the same picture ($a, $b)" [ -n "$agree" ]
 stop
+
+echo "## the panned strip on virtio-gpu (shown by SRC_X)"
+# pan-guest.sh on conf-pan-still (both heads, mirror); the host matches head 0's screendumps.
+"$repo/tests/vm/pan-guest.sh" "$bin" "$out"
+check "panned strip: virtio-gpu shows its windows by SRC_X" grep -q 'windows, shown by SRC_X' "$out/pan/daemon.log"

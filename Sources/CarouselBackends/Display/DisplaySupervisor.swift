@@ -43,6 +43,7 @@ package final class DisplaySupervisor: DisplayOutput {
     package var connectorID: UInt32? { current?.connectorID }
     package var connectorName: String? { current?.connectorName }
     package var isFirmwareFramebuffer: Bool { current?.isFirmwareFramebuffer ?? false }
+    package var statistics: String? { current?.statistics }
 
     package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
         self.loop = loop

@@ -138,11 +138,11 @@ package final class DrmCard {
     /// KMS drivers over a framebuffer the firmware left behind; the real GPU driver replaces them.
     package static let firmwareDrivers: Set<String> = ["simpledrm", "efidrm", "vesadrm", "ofdrm"]
 
-    /// Drivers that scan out a framebuffer from its offset, with the pitch it was given, so a
-    /// view into a wider buffer pans (`PanBuffers`). Only those checked on a real kernel: the
-    /// harness's bochs-drm. Others may read the offset (most display engines' helpers do) or
-    /// not (virtio-gpu and the firmware framebuffers copy from the buffer's start): they compose.
-    package static let pansByFramebufferOffset: Set<String> = ["bochs-drm"]
+    /// How a driver pans the strip (`PanBuffers`), for those checked on a real kernel: bochs-drm
+    /// scans out a framebuffer from its offset, with the pitch it was given, and ignores SRC_X;
+    /// virtio-gpu ignores the offset (its host copies from the buffer's start) and passes the
+    /// primary plane's source rectangle on (atomic only). Others compose.
+    package static let panMethods: [String: PanBuffers.Method] = ["bochs-drm": .framebufferOffset, "virtio_gpu": .sourceX]
 
     /// The driver name, e.g. "bochs-drm".
     package var driverName: String {

@@ -54,6 +54,13 @@ package final class DrmOutput: DisplayOutput {
     }
 
     package var isReady: Bool { screen != nil && flips.pending == nil && retired == nil }
+    /// How this screen's frames were shown, for the stats line: panned (where its driver
+    /// pans), with cards on overlay planes, or composed.
+    package var statistics: String? {
+        guard let screen else { return nil }
+        return "\(screen.target.connectorName) panned frames \(screen.panBuffers?.frames ?? 0), "
+            + "frames with cards on planes \(screen.planeFrames), composed frames \(screen.composedFrames)"
+    }
     package var refreshInterval: Double {
         guard let refresh = screen?.target.mode.refresh, refresh > 0 else { return 1.0 / 60 }
         return 1.0 / Double(refresh)
@@ -295,6 +302,7 @@ extension DrmOutput {
         screen.cardBuffers?.committed()
         // A frame without a new primary buffer (cards moved alone) keeps the view on screen.
         if view != nil || index != nil { screen.panBuffers?.committed(view) }
+        if !cards.isEmpty { screen.planeFrames += 1 } else if view == nil, index != nil { screen.composedFrames += 1 }
         if !screen.lit {
             if saved?.crtcID != screen.target.crtcID {
                 saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)

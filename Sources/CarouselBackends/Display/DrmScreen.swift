@@ -24,10 +24,13 @@ package final class DrmScreen {
     /// The cards on overlays in the frame on screen and in the one queued (empty: composed).
     package var cardsShown: (current: [(placed: PlacedCard, buffer: DumbBuffer)], pending: [(placed: PlacedCard, buffer: DumbBuffer)]) = ([], [])
     /// The panned strip's windows, on a screen that has no overlay planes for cards, is not
-    /// rotated, and whose driver pans by framebuffer offset; nil: frames are composed.
+    /// rotated, and whose driver pans (`DrmCard.panMethods`); nil: frames are composed.
     package private(set) var panBuffers: PanBuffers?
     /// The last planes frame flattened for `ctl screenshot`.
     package var snapshot: PixelImage?
+    /// Frames committed composed on the CPU, and with cards on overlay planes (the stats line:
+    /// a page change on planes that falls back to composing shows here).
+    package var composedFrames = 0, planeFrames = 0
 
     package init(card: DrmCard, target: ScanoutTarget, settings: OutputSettings) throws(DisplayError) {
         self.target = target
@@ -70,8 +73,9 @@ package final class DrmScreen {
         self.buffers = buffers
         planeRotation = 0
         rotator = SoftwareRotator(degrees: settings.rotation, width: pictureWidth, height: pictureHeight)
-        let pans = planeCapabilities == nil && rotator == nil && DrmCard.pansByFramebufferOffset.contains(card.driverName)
-        panBuffers = pans ? PanBuffers(card: card, viewWidth: mode.width) : nil
+        // SRC_X needs atomic modesetting: a legacy page flip shows a framebuffer from its first column.
+        let method = DrmCard.panMethods[card.driverName].flatMap { method in method == .sourceX && atomic == nil ? nil : method }
+        panBuffers = planeCapabilities == nil && rotator == nil ? method.map { PanBuffers(card: card, viewWidth: mode.width, method: $0) } : nil
     }
 
     /// The overlays this screen may put cards on: unrotated (a quarter turn would need the

@@ -46,6 +46,12 @@ package protocol ScanoutBuffer: AnyObject {
     var framebufferID: UInt32 { get }
     var width: Int { get }
     var height: Int { get }
+    /// The plane's SRC_X in pixels: the first column of the framebuffer shown (atomic only).
+    var sourceX: Int { get }
+}
+
+extension ScanoutBuffer {
+    package var sourceX: Int { 0 }
 }
 
 /// One CRTC's next state in KMS terms: what `DrmOutput` makes of a `FrameState`.
@@ -107,6 +113,8 @@ package final class LegacyCommitter: ModesetCommitter {
             return switchOff(target) ? .accepted(evented: false) : .refused(errno: Glibc.errno)
         }
         guard let buffer = state.primary else { return .accepted(evented: false) }
+        // A page flip shows a framebuffer from its first column.
+        guard buffer.sourceX == 0 else { return .refused(errno: EINVAL) }
         if state.lighting != nil {
             var connector = target.connectorID
             var mode = target.mode.raw

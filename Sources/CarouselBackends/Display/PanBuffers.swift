@@ -3,32 +3,39 @@ import CarouselPixels
 import CDRM
 import Glibc
 
-/// A screen-sized framebuffer over part of a wider dumb buffer, its first pixel `column` pixels
-/// in: the primary plane shows the panned strip's window from that column. The view keeps its
-/// buffer alive.
+/// A screen-sized view of a wider dumb buffer from `column`: the primary plane shows the panned
+/// strip's window from that column. The view keeps its buffer alive.
 ///
-/// The view is a framebuffer of its own (ADDFB2 with an offset and the wide buffer's pitch), not
-/// the wide framebuffer with SRC_X: bochs-drm scans out from the framebuffer's offset and
-/// ignores the plane's source position.
+/// Drivers show a column one of two ways (`PanBuffers.Method`): bochs-drm scans out from a
+/// framebuffer's offset and ignores the plane's source position, so there the view is a
+/// framebuffer of its own (ADDFB2 with an offset and the wide buffer's pitch); virtio-gpu hands
+/// its host the plane's source rectangle, so there the view is the wide framebuffer with SRC_X.
 package final class FramebufferView: ScanoutBuffer {
     package let buffer: DumbBuffer
     package let column: Int
     package let framebufferID: UInt32
     package let width: Int
     package let height: Int
-    private let fd: Int32
+    package let sourceX: Int
+    /// The framebuffer to remove with the view: its own (by offset), not the window's.
+    private let ownFramebuffer: (fd: Int32, id: UInt32)?
 
-    init(card: DrmCard, over buffer: DumbBuffer, column: Int, width: Int) throws(DisplayError) {
+    init(card: DrmCard, over buffer: DumbBuffer, column: Int, width: Int, by method: PanBuffers.Method) throws(DisplayError) {
         guard column >= 0, column + width <= buffer.width else {
             throw .unsupported("a \(width) pixel view from column \(column) of a \(buffer.width) pixel window")
         }
-        var fb: UInt32 = 0
-        guard DumbBuffer.addFramebuffer(fd: card.fd, handle: buffer.handle, width: width, height: buffer.height,
-                                        pitch: UInt32(buffer.stride), offset: UInt32(column * 4), into: &fb) == 0 else {
-            throw .system(call: "drmModeAddFB2 (a view from column \(column))", errno: Glibc.errno, path: "panned strip")
-        }
         self.buffer = buffer; self.column = column; self.width = width; self.height = buffer.height
-        self.framebufferID = fb; self.fd = card.fd
+        switch method {
+        case .sourceX:
+            framebufferID = buffer.framebufferID; sourceX = column; ownFramebuffer = nil
+        case .framebufferOffset:
+            var fb: UInt32 = 0
+            guard DumbBuffer.addFramebuffer(fd: card.fd, handle: buffer.handle, width: width, height: buffer.height,
+                                            pitch: UInt32(buffer.stride), offset: UInt32(column * 4), into: &fb) == 0 else {
+                throw .system(call: "drmModeAddFB2 (a view from column \(column))", errno: Glibc.errno, path: "panned strip")
+            }
+            framebufferID = fb; sourceX = 0; ownFramebuffer = (card.fd, fb)
+        }
     }
 
     /// The pixels the view shows, to read (`ctl screenshot`).
@@ -36,7 +43,7 @@ package final class FramebufferView: ScanoutBuffer {
         PixelBuffer(base: buffer.pixels + column * 4, width: width, height: height, stride: buffer.stride)
     }
 
-    deinit { drmModeRmFB(fd, framebufferID) }
+    deinit { if let ownFramebuffer { drmModeRmFB(ownFramebuffer.fd, ownFramebuffer.id) } }
 }
 
 /// The panned strip's buffers on one screen: two wide windows (one on screen while the other
@@ -48,7 +55,13 @@ package final class FramebufferView: ScanoutBuffer {
 /// by the commit's worker, after the flip event) waits for a kernel worker, a context switch
 /// each frame; a view used `keptViews` frames ago is long let go.
 package final class PanBuffers {
+    /// How the driver shows a window from a column (`FramebufferView`).
+    package enum Method {
+        case framebufferOffset, sourceX
+    }
+
     private let card: DrmCard
+    private let method: Method
     /// The screen's width: every view's.
     private let viewWidth: Int
     private var windows: [DumbBuffer] = []
@@ -58,8 +71,8 @@ package final class PanBuffers {
     private var views: [FramebufferView] = []
     static let keptViews = 64
 
-    init(card: DrmCard, viewWidth: Int) {
-        self.card = card; self.viewWidth = viewWidth
+    init(card: DrmCard, viewWidth: Int, method: Method) {
+        self.card = card; self.viewWidth = viewWidth; self.method = method
     }
 
     /// A window of this size that no frame on screen or queued shows, to draw into. The pair is
@@ -70,7 +83,7 @@ package final class PanBuffers {
             views.removeAll { view in view !== shown.current && view !== shown.pending }
             for _ in 0..<2 { windows.append(try DumbBuffer(card: card, width: width, height: height)) }
             DumbBuffer.faultInAhead(windows)
-            Log.info("panned strip: two \(width)x\(height) windows")
+            Log.info("panned strip: two \(width)x\(height) windows, shown \(method == .sourceX ? "by SRC_X" : "by framebuffer offset")")
         }
         let busy = [shown.current?.buffer, shown.pending?.buffer]
         guard let free = windows.first(where: { window in !busy.contains { $0 === window } }) else {
@@ -89,7 +102,7 @@ package final class PanBuffers {
             views.append(view)
             return view
         }
-        let view = try FramebufferView(card: card, over: buffer, column: column, width: viewWidth)
+        let view = try FramebufferView(card: card, over: buffer, column: column, width: viewWidth, by: method)
         views.append(view)
         if views.count > Self.keptViews, let oldest = views.firstIndex(where: { $0 !== shown.current && $0 !== shown.pending }) {
             views.remove(at: oldest)
@@ -97,8 +110,14 @@ package final class PanBuffers {
         return view
     }
 
+    /// Frames queued as views, for the SIGUSR1 stats line.
+    private(set) var frames = 0
+
     /// A frame was queued: `view`, or a composed frame.
-    func committed(_ view: FramebufferView?) { shown.pending = view }
+    func committed(_ view: FramebufferView?) {
+        shown.pending = view
+        if view != nil { frames += 1 }
+    }
 
     /// The queued frame is on screen.
     func flipped() { shown.current = shown.pending }

@@ -175,7 +175,9 @@ extension Carousel {
             next = engine.nextDeadline
         }
         // A first frame waiting for its cards is drawn at the deadline whatever is decoded.
-        if let deadline = firstFrameDeadline, deadline > loop.time.now(), screens.contains(where: { $0.power == nil }) {
+        // (The clock last: every frame arms this, and where the clock source has no vDSO a read
+        // is a system call.)
+        if let deadline = firstFrameDeadline, screens.contains(where: { $0.power == nil }), deadline > loop.time.now() {
             next = min(next ?? deadline, deadline)
         }
         timer.schedule(at: next)
