@@ -24,8 +24,9 @@ package protocol CardCaching: AnyObject, Sendable {
 /// (and the first frame after a reboot) are one read. One file per card in one directory:
 /// `<path hash>-<spec hash>-<key hash>.card`, a `CardCacheHeader` then the card's padded
 /// pixels. Written to a temp file and renamed, so a reader sees a whole entry or none; checked
-/// on every read (magic, key, sizes, checksums) so a corrupt or stale one is logged, removed and
-/// decoded again, never shown. Shared by every store of the daemon (thread-safe).
+/// on every read (magic, key, sizes, header checksum; the pixels' checksum on an entry's first
+/// read in a run, and again once its file changed) so a corrupt or stale one is logged, removed
+/// and decoded again, never shown. Shared by every store of the daemon (thread-safe).
 /// A miss is written later (`writeNext`), when the worker is idle: on a box's first boot the
 /// first picture waits for its decode, not for the checksum and the write of its card.
 package final class CardCache: CardCaching, @unchecked Sendable {
@@ -38,6 +39,10 @@ package final class CardCache: CardCaching, @unchecked Sendable {
         /// Cards decoded on a miss, oldest first, and how many are being written now.
         var pendingWrites: [PendingWrite] = []
         var writing = 0
+        /// Entries whose pixels were checked in this run, as they were then (`CheckedFile`).
+        var checkedFiles: Set<CheckedFile> = []
+        /// How many entries' pixels were checked (tests).
+        package var pixelChecks = 0
     }
 
     /// A card to write under `name`, made from the file `key` describes.

@@ -18,9 +18,19 @@ extension CardCache {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         switch read(fd, key: key, spec: spec) {
-        case .success(let card):
+        case .success(let (card, readAs)):
             // Marks the entry recently used: pruning removes the least recently used first.
             futimens(fd, nil)
+            // That changed its times: the file is remembered as it is now, in place of as read.
+            var info = stat()
+            let stamped = fstat(fd, &info) == 0 ? CheckedFile(info) : nil
+            state.withLock { state in
+                state.checkedFiles.remove(readAs)
+                guard let stamped else { return }
+                // Entries pruned or replaced leave theirs behind: bounded, and checked again.
+                if state.checkedFiles.count >= CheckedFile.remembered { state.checkedFiles.removeAll() }
+                state.checkedFiles.insert(stamped)
+            }
             return card
         case .failure(let problem):
             Log.warning("card cache: \(file): \(problem.reason); decoding \(source) again")
@@ -31,7 +41,8 @@ extension CardCache {
 
     package struct Problem: Error { var reason: String }
 
-    private func read(_ fd: Int32, key: CardCacheKey, spec: CardSpec) -> Result<Card, Problem> {
+    /// The entry's card, and its file as it was read (`CheckedFile`).
+    private func read(_ fd: Int32, key: CardCacheKey, spec: CardSpec) -> Result<(Card, CheckedFile), Problem> {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(Problem(reason: describe(errno: errno))) }
         var words = [UInt64](repeating: 0, count: CardCacheHeader.wordCount)
@@ -53,14 +64,24 @@ extension CardCache {
             return .failure(Problem(reason: describe(errno: errno)))
         }
         let pixels = mapping.base + CardCacheHeader.byteCount
-        guard FNV.hash(UnsafeRawBufferPointer(start: pixels, count: payload)) == header.payloadChecksum else {
-            return .failure(Problem(reason: "pixel checksum mismatch"))
+        // A page change reads back the card it brings: its pixels were checked at the entry's
+        // first read, and the file is the same (its checksum was 6 ms of a page's 70 under TCG).
+        let file = CheckedFile(info)
+        let checkedBefore = state.withLock { state in
+            guard !state.checkedFiles.contains(file) else { return true }
+            state.pixelChecks += 1
+            return false
+        }
+        if !checkedBefore {
+            guard FNV.hash(UnsafeRawBufferPointer(start: pixels, count: payload)) == header.payloadChecksum else {
+                return .failure(Problem(reason: "pixel checksum mismatch"))
+            }
         }
         guard let padded = PixelImage(width: size.width, height: size.height, format: PIXMAN_a8r8g8b8, base: pixels, owner: mapping),
               let card = Card(padded: padded) else {
             return .failure(Problem(reason: "no \(spec.width)x\(spec.height) card"))
         }
-        return .success(card)
+        return .success((card, file))
     }
 
     /// Writes the entry to a temp file in the same directory and renames it into place. A
@@ -90,6 +111,22 @@ extension CardCache {
         }
         if first { Log.warning("card cache: cannot write \(file): \(problem); the card cache is off") }
         return false
+    }
+}
+
+/// An entry's file as it was when its pixels were checked: any write to it since (or another
+/// file in its place) changes its change time, modification time or inode. (Times are coarse,
+/// a few ms: a write in the same tick as the check's own time stamp would go unseen, but only
+/// the daemon writes this directory, whole files renamed into place.)
+struct CheckedFile: Hashable {
+    static let remembered = 4096
+    let device: UInt64, inode: UInt64, size: Int64
+    let modified: [Int], changed: [Int]
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev); inode = UInt64(info.st_ino); size = Int64(info.st_size)
+        modified = [info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+        changed = [info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
     }
 }
 

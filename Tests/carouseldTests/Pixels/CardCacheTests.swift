@@ -96,22 +96,47 @@ final class CardCacheTests: XCTestCase {
         close(fd)
     }
 
+    /// Flips one byte of an entry's pixels (200 bytes before its end).
+    func flipPixelByte(_ fd: Int32, _ size: Int) {
+        var byte: UInt8 = 0
+        pread(fd, &byte, 1, off_t(size - 200))
+        byte ^= 0x5A
+        pwrite(fd, &byte, 1, off_t(size - 200))
+    }
+
     func testCorruptedByteIsDetectedAndRebuilt() throws {
         let cache = try XCTUnwrap(CardCache(directory: cacheDir, megabytes: 16))
         let counting = Counting()
         let good = try counting.card(cache, photo, spec)
-        try damage { fd, size in
-            var byte: UInt8 = 0
-            pread(fd, &byte, 1, off_t(size - 200))
-            byte ^= 0x5A
-            pwrite(fd, &byte, 1, off_t(size - 200))
-        }
+        try damage(flipPixelByte)
         let rebuilt = try counting.card(cache, photo, spec)
         XCTAssertEqual(counting.decodes, 2, "the damaged entry is not shown but decoded again")
         assertSamePixels(good, rebuilt)
         XCTAssertTrue(logged.contains { $0.contains("checksum mismatch") && $0.contains("decoding \(photo) again") }, "\(logged)")
         _ = try counting.card(cache, photo, spec)
         XCTAssertEqual(counting.decodes, 2, "the rebuilt entry is used")
+    }
+
+    /// An entry's pixels are checked at its first read in a run; read back again unchanged (a
+    /// page change bringing the card back), they are not; once its file changed, they are.
+    func testPixelsAreCheckedOnceUntilTheFileChanges() throws {
+        let cache = try XCTUnwrap(CardCache(directory: cacheDir, megabytes: 16))
+        let counting = Counting()
+        let good = try counting.card(cache, photo, spec)
+        for _ in 0..<3 { assertSamePixels(good, try counting.card(cache, photo, spec)) }
+        XCTAssertEqual(counting.decodes, 1)
+        XCTAssertEqual(cache.state.withLock { $0.pixelChecks }, 1, "checked at the first read only")
+        XCTAssertEqual(cache.state.withLock { $0.checkedFiles.count }, 1, "each read's time stamp replaces the file as remembered")
+        try damage { fd, size in
+            flipPixelByte(fd, size)
+            // Time stamps are coarse: a write in the same tick as the last read's could keep
+            // them; a set modification time changes them whatever the tick.
+            var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+            XCTAssertEqual(futimens(fd, &times), 0)
+        }
+        assertSamePixels(good, try counting.card(cache, photo, spec))
+        XCTAssertEqual(counting.decodes, 2, "the changed entry was checked again, found damaged and decoded again")
+        XCTAssertTrue(logged.contains { $0.contains("checksum mismatch") }, "\(logged)")
     }
 
     func testCorruptedHeaderIsDetected() throws {
