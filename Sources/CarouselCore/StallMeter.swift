@@ -1,3 +1,16 @@
+/// The longest time between two wakeups while animating, and what of it was the daemon's own.
+package struct AnimatingGaps: Equatable {
+    /// As the loop saw it.
+    package var longest = 0.0
+    /// Without the kernel's lateness in waking the loop at the deadline it slept to: how long
+    /// the daemon itself held the loop (handlers) or chose to sleep.
+    package var longestOwn = 0.0
+    /// The latest the kernel woke the loop after that deadline (no CPU given to it in time).
+    package var latestWake = 0.0
+    /// What the gap of `longestOwn` was made of, as the hitch log line says it.
+    package var longestOwnParts = ""
+}
+
 /// Measures how long the loop went without waking while something animated: how late a frame
 /// could be because a handler held the loop (the soak test's "loop stall"), and says so in
 /// the log when it is a visible hitch. A class: a handler run by `timed` may itself ask for
@@ -6,8 +19,9 @@ package final class StallMeter {
     /// The loop's clock (a test's, which a slow handler advances instead of sleeping), read
     /// coarse: a stall is a tenth of a second, a tick a few milliseconds.
     private let time: TimeSource
-    /// The longest time between two wakeups while animating, since the last `takeLongestGap`.
-    package private(set) var longestGap = 0.0
+    /// Since the last `takeGaps` or `takeLongestGap`.
+    package private(set) var gaps = AnimatingGaps()
+    package var longestGap: Double { gaps.longest }
     private var lastAnimatingWake: Double?
     /// How long the handlers of the previous wakeup ran, and which of them ran longest.
     private var lastTurnBusy = 0.0
@@ -20,25 +34,41 @@ package final class StallMeter {
 
     package init(time: TimeSource) { self.time = time }
 
-    package func takeLongestGap() -> Double {
-        defer { longestGap = 0 }
-        return longestGap
+    package func takeLongestGap() -> Double { takeGaps().longest }
+
+    package func takeGaps() -> AnimatingGaps {
+        defer { gaps = AnimatingGaps() }
+        return gaps
     }
 
-    package func woke(at time: Double) {
+    /// `sleptUntil`: the deadline the loop's wait was armed for (nil: none, or no wait), from
+    /// which a later wakeup is the kernel's lateness. Read coarse, `time` may be a tick behind:
+    /// the lateness is never overstated.
+    package func woke(at time: Double, sleptUntil: Double?) {
         if let last = lastAnimatingWake {
-            longestGap = max(longestGap, time - last)
+            let late = sleptUntil.map { max(0, time - $0) } ?? 0
+            gaps.longest = max(gaps.longest, time - last)
+            gaps.latestWake = max(gaps.latestWake, late)
+            if time - last - late > gaps.longestOwn {
+                gaps.longestOwn = time - last - late
+                gaps.longestOwnParts = parts(of: time - last, late: late)
+            }
             // A tenth of a second without a frame is a visible hitch: say so, and whether the loop
             // was busy (a handler) or asleep (nothing woke it, or no CPU was given to it).
             if time - last > 0.1 {
-                let slow = slowest.map { formatted(", longest %.0f ms in ", $0.seconds * 1000) + $0.name } ?? ""
-                Log.notice(formatted("loop stalled %.0f ms while animating (busy %.0f ms",
-                                     (time - last) * 1000, lastTurnBusy * 1000) + slow
-                           + formatted("; asleep %.0f ms)", (time - last - lastTurnBusy) * 1000))
+                Log.notice(formatted("loop stalled %.0f ms while animating (", (time - last) * 1000)
+                           + parts(of: time - last, late: late) + ")")
             }
         }
         slowest = nil
         mark = time
+    }
+
+    /// "busy 8 ms, longest 8 ms in headless flip; asleep 16 ms, woken 0 ms after its deadline"
+    private func parts(of gap: Double, late: Double) -> String {
+        let slow = slowest.map { formatted(", longest %.0f ms in ", $0.seconds * 1000) + $0.name } ?? ""
+        return formatted("busy %.0f ms", lastTurnBusy * 1000) + slow
+            + formatted("; asleep %.0f ms, woken %.0f ms after its deadline", (gap - lastTurnBusy) * 1000, late * 1000)
     }
 
     /// Runs `work`, remembering it if it is the slowest of this turn.

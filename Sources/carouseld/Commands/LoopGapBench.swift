@@ -9,9 +9,13 @@ import Glibc
 /// something. The whole daemon (config watcher and loads, the real decoders on their thread,
 /// the engine, the compositor) runs on the host's clock with a headless 1920x1080 screen, while
 /// the config changes every 2 s as in the VM soak (valid by rename, half-written then completed,
-/// the playlist reordered) and a fling comes every 1.5 s. The loop's longest gap while animating
-/// must stay within the 50 ms the soak's issue asked (the VM soak allows 300 ms: under TCG the
-/// same work takes about 20 times longer).
+/// the playlist reordered) and a fling comes every 1.5 s. The loop's longest gap while animating,
+/// the daemon's own part of it, must stay within the 50 ms the soak's issue asked (the VM soak
+/// allows 300 ms: under TCG the same work takes about 20 times longer). Its own part leaves out
+/// how late the kernel woke the loop after the deadline it slept to: on a shared host (CI's
+/// virtual machine) a wait for a CPU is not the daemon's, and it is printed apart. The config
+/// files are written on a thread of the bench's own, as the soak's shell writes them beside the
+/// daemon, so the bench's file I/O does not count as the loop's.
 struct LoopGapBench {
     static let bound = 0.050
     var seconds: Double
@@ -31,9 +35,11 @@ struct LoopGapBench {
             return made
         }
         var churn = Churn(directory: directory, bench: self)
+        let churnWriter = BackgroundTask<Void>(name: "bench churn", loop: loop)
         var churnTimer: LoopTimer?
         churnTimer = loop.timer("bench: config churn") { now in
-            churn.next()
+            let change = churn.next()
+            churnWriter.start(change) {}
             churnTimer?.schedule(at: now + 2)
         }
         var flings = 0
@@ -46,7 +52,7 @@ struct LoopGapBench {
             sink.receive([(group: 0, action: .touch(frame))])
         }
         let warmUp = 3.0, start = MonotonicClock.now()
-        let measure = loop.timer("bench: start measuring") { _ in _ = loop.takeLongestAnimatingGap() }
+        let measure = loop.timer("bench: start measuring") { _ in _ = loop.takeAnimatingGaps() }
         let end = loop.timer("bench: end") { _ in loop.stop() }
         measure.schedule(at: start + warmUp)
         end.schedule(at: start + warmUp + seconds)
@@ -54,11 +60,13 @@ struct LoopGapBench {
         touchTimer?.schedule(at: start + warmUp)
         runner.start()
         try loop.run()
-        let gap = loop.takeLongestAnimatingGap()
+        let gaps = loop.takeAnimatingGaps()
         runner.stop(reason: "bench over")
-        let line = formatted("longest loop gap while animating %.1f ms over %.0f s (%d config changes, %d flings)",
-                             gap * 1000, seconds, churn.changes, flings)
-        let ok = gap <= Self.bound && churn.changes > 0 && flings > 0
+        let line = formatted("longest loop gap while animating, the daemon's own, %.1f ms over %.0f s (%d config changes, %d flings; ",
+                             gaps.longestOwn * 1000, seconds, churn.changes, flings) + gaps.longestOwnParts
+            + formatted("); as the loop saw it %.1f ms, the kernel waking it up to %.1f ms after its deadline",
+                        gaps.longest * 1000, gaps.latestWake * 1000)
+        let ok = gaps.longestOwn <= Self.bound && churn.changes > 0 && flings > 0
         print("\(ok ? "PASS" : "FAIL") loop gap on the host: \(line); at most \(Int(Self.bound * 1000)) ms")
         return ok
     }
@@ -87,20 +95,23 @@ private struct Churn {
 
     init(directory: String, bench: LoopGapBench) { self.directory = directory; self.bench = bench }
 
-    mutating func next() {
-        let conf = directory + "/carouseld.conf"
-        do {
-            switch changes % 4 {
-            case 0:
-                try bench.write(bench.config(spacing: 20 + changes % 40), to: conf + ".tmp")
-                rename(conf + ".tmp", conf)
-            case 1: try bench.write(bench.config(spacing: 30), to: conf)
-            case 2: try bench.write("interval = 0.2\nspac", to: conf)
-            default: try bench.write(bench.config(spacing: 40 + changes % 10), to: conf)
+    /// The next change, as work that writes it (run off the loop).
+    mutating func next() -> @Sendable () -> Void {
+        let conf = directory + "/carouseld.conf", number = changes, bench = self.bench
+        changes += 1
+        return {
+            do {
+                switch number % 4 {
+                case 0:
+                    try bench.write(bench.config(spacing: 20 + number % 40), to: conf + ".tmp")
+                    rename(conf + ".tmp", conf)
+                case 1: try bench.write(bench.config(spacing: 30), to: conf)
+                case 2: try bench.write("interval = 0.2\nspac", to: conf)
+                default: try bench.write(bench.config(spacing: 40 + number % 10), to: conf)
+                }
+            } catch {
+                print("bench: config churn: \(error)")
             }
-            changes += 1
-        } catch {
-            print("bench: config churn: \(error)")
         }
     }
 }
