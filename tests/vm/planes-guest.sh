@@ -121,6 +121,12 @@ waitfor_count() {
     sleep 0.1
   done
 }
+# frames_shown: after a CPU run, the daemon's frames with cards on planes and composed since its
+# start (the SIGUSR1 stats line): a page change on planes that fell back to composing shows
+frames_shown() {
+  kill -USR1 "$pid"; waitfor "stats:" "$log" 20 >/dev/null
+  grep "stats:" "$log" | tail -1 | sed -nE 's/.*frames with cards on planes ([0-9]+), composed frames ([0-9]+).*/\1 \2/p'
+}
 # cpus 1|2: takes the second emulated CPU offline for the CPU figures, and back. With two,
 # runs of one binary in one boot differed by half: the host runs both emulated CPUs on its two
 # cores beside QEMU's own thread, so a run's time depends on what the other CPU does (the
@@ -224,10 +230,10 @@ cpus 1
 for round in 1 2 3 4 5; do
   run cpu-planes conf-cpu-planes -5
   [ $round != 1 ] || check "the plane path is in use while paging by itself" waitfor "cards on overlay planes" "$log" 30
-  echo "planes $(loop_cpu)" >> "$out/cpu.txt"
+  echo "planes $(loop_cpu) $(frames_shown)" >> "$out/cpu.txt"
   finish
   run cpu-composed conf-cpu-composed -5
-  echo "composed $(loop_cpu)" >> "$out/cpu.txt"
+  echo "composed $(loop_cpu) $(frames_shown)" >> "$out/cpu.txt"
   [ $round != 1 ] || check "planes = \"off\" never uses the plane path" sh -c "! grep -q 'cards on overlay planes' $log"
   finish
 done

@@ -29,3 +29,13 @@ as_test_user() {  # as_test_user CAROUSELD OUTDIR
   mkdir -p "$2"; cp -r "$work/out/." "$2/" 2>/dev/null; rm -rf "$work"
   exit $rc
 }
+
+# commits_and_panned LOG PID: each output's "COMMITS PANNED", on one line, from the stats line
+# the daemon (PID, logging to LOG) writes on SIGUSR1 (waited for, 10 s at most)
+commits_and_panned() {
+  local before; before=$(grep -c "stats:" "$1")
+  kill -USR1 "$2"
+  local end=$((SECONDS + 10))
+  until [ "$(grep -c "stats:" "$1")" -gt "$before" ] || [ $SECONDS -ge $end ]; do sleep 0.05; done
+  grep "stats:" "$1" | tail -1 | grep -oE "wayland commits [0-9]+|panned frames [0-9]+" | awk '{ s = s (NR > 1 ? " " : "") $3 } END { print s }'
+}

@@ -120,20 +120,12 @@ flat_conf pan-cpu 2 'dots = false\n'; flat_conf composed-cpu 2 'dots = true\n'
   --at "$(/usr/bin/python3 -c "print(','.join('%.4f' % (1.95 + i / 120) for i in range(271)))")" >/dev/null
 "$bin" --config "$out/conf-pan-still" --control "$out/control-pan" > "$out/pan.log" 2>&1 & daemon=$!
 check "panned strip: the log says the strip pans, at the rest after the start" wait_for 30 "$out/pan.log" "the strip pans"
-# commits_and_panned: "COMMITS PANNED" from the SIGUSR1 stats line the daemon writes when asked
-commits_and_panned() {
-  local before; before=$(grep -c "stats:" "$out/pan.log")
-  kill -USR1 $daemon
-  local end=$((SECONDS + 10))
-  until [ "$(grep -c "stats:" "$out/pan.log")" -gt "$before" ] || [ $SECONDS -ge $end ]; do sleep 0.05; done
-  grep "stats:" "$out/pan.log" | tail -1 | sed -nE 's/.*wayland commits ([0-9]+).*panned frames ([0-9]+).*/\1 \2/p'
-}
-panned0=$(commits_and_panned)
+panned0=$(commits_and_panned "$out/pan.log" $daemon)
 mkdir -p "$out/shots/pan"; "$bin" ctl --socket "$out/control-pan" next >/dev/null
 for i in $(seq -w 1 40); do  # about 50 ms each: 2 s, the change and its rest
   (cd "$out/shots/pan" && weston-screenshooter >/dev/null 2>&1 && mv wayland-screenshot-*.png "shot-$i.png")
 done
-panned1=$(commits_and_panned)
+panned1=$(commits_and_panned "$out/pan.log" $daemon)
 check "panned strip: weston's screenshots through the page change equal render's frames of it" \
   /usr/bin/python3 "$here/vm/transition_frames.py" "$out/render-pan" 2.0 4.1 "$out"/shots/pan/shot-*.png
 read -r c0 p0 <<<"$panned0"; read -r c1 p1 <<<"$panned1"

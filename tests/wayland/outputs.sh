@@ -11,7 +11,8 @@
 #     a window is fullscreen on it and it shows its carousel. (An output going away is not
 #     tested: sway 1.7 cannot disable a headless output.)
 #   - the panned strip (issue 34; the flat look without dots, interval 2): both outputs pan, and
-#     after the first page change each shows render's picture at rest, its every frame panned.
+#     after the first page change each shows render's picture at rest; every commit of the next
+#     page change on each output is panned (SIGUSR1's counters before and after).
 #     sway 1.7's pixman renderer is why the strip pans by buffers that view a window from a
 #     column, not by wp_viewport's source rectangle, whose offset it ignores.
 # usage: tests/wayland/outputs.sh CAROUSELD OUTDIR
@@ -92,6 +93,13 @@ with_sway() {
   kill "$sway"; wait "$sway" 2>/dev/null
 }
 
+# every_commit_panned BEFORE AFTER: with both outputs' "COMMITS PANNED" (commits_and_panned),
+# each output panned more than 20 frames between the two, and every commit between was panned
+every_commit_panned() {
+  awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x); split(b, y); if (n != 4) exit 1
+    for (i = 1; i <= 3; i += 2) if (y[i + 1] - x[i + 1] <= 20 || y[i] - x[i] != y[i + 1] - x[i + 1]) exit 1 }'
+}
+
 independent() {
   check "independent: HEADLESS-1 shows its carousel" shows HEADLESS-1 "$r/independent-1/frame-0000.000.png"
   check "independent: HEADLESS-2 shows its own playlist" shows HEADLESS-2 "$r/independent-2/frame-0000.000.png"
@@ -117,10 +125,19 @@ panned() {
   check "panned: both outputs pan" bash -c 'for _ in $(seq 100); do [ "$(grep -c "the strip pans" "$1")" = 2 ] && exit; sleep 0.1; done; exit 1' _ "$run/carouseld.log"
   check "panned: HEADLESS-1 shows render's picture after its first page change" shows HEADLESS-1 "$r/panned-1/frame-0003.500.png"
   check "panned: HEADLESS-2 too" shows HEADLESS-2 "$r/panned-2/frame-0003.500.png"
-  kill -USR1 "$daemon"
-  check "panned: the page changes' frames were panned (SIGUSR1)" \
-    bash -c 'for _ in $(seq 100); do grep -q "stats:" "$1" && break; sleep 0.1; done
-             grep "stats:" "$1" | tail -1 | grep -oE "panned frames [0-9]+" | awk "{ exit !(\$3 > 40) }" && grep "stats:" "$1" | tail -1' _ "$run/carouseld.log"
+  # Every commit from here through the next page change on each output is panned: the stats
+  # (SIGUSR1) before it, then again until each output has panned more than 20 frames since.
+  # (The frames before the first page change, the first frame and a configure's redraw, are
+  # composed: the window is drawn once the first frame is on screen.)
+  local before after
+  before=$(commits_and_panned "$run/carouseld.log" "$daemon")
+  for _ in $(seq 40); do
+    after=$(commits_and_panned "$run/carouseld.log" "$daemon")
+    every_commit_panned "$before" "$after" && break
+    sleep 0.25
+  done
+  check "panned: every commit of the next page change on each output was panned (SIGUSR1): commits and panned frames $before, then $after" \
+    every_commit_panned "$before" "$after"
 }
 with_sway independent independent
 with_sway span span
