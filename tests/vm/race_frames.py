@@ -6,11 +6,12 @@ NAME.times (JSON, s from dump 1), exec at NAME.exec (s after dump 1). A run's ti
 its first dump equal, byte for byte, to its last one and followed only by equal ones (its final
 picture, there to stay), from exec. Dumps are 0.1 s apart, so a time is known to 0.1 s. The first dump that differs from dump 1 (the screen before
 exec) must equal the render at t = 0 in every carouseld run (tests/vm/imgcmp.py's tolerance).
-Prints each run and the best of each kind beside fbi's, then PASS/FAIL lines: issue 34's bounds
-(cold at most 0.75x fbi's time, warm at most 0.5x), the first picture of every carouseld run is
-the render at t = 0, and the warm start is quicker than the cold one.
+Prints each run and the best of each kind beside fbi's, and a PASS/FAIL line: the first picture
+of every carouseld run is the render at t = 0. The times (issue 34's cold 0.75x and warm 0.5x
+fbi's) are written to OUT/bench.txt, one line a run ("race-cold 1.23"), and judged by
+scripts/bench, which repeats the race: one round decides nothing about speed.
 
-usage: race_frames.py OUT REF.png
+usage: race_frames.py OUT REF.png [ROUNDS]
 """
 import json
 import os
@@ -44,9 +45,11 @@ def matches(out, name, index, ref):
 
 def main():
     out, ref = sys.argv[1], sys.argv[2]
+    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     best, failures = {}, 0
+    figures = open(os.path.join(out, "bench.txt"), "a")
     for kind in ("cold", "fbi", "warm"):
-        for r in (1, 2, 3):
+        for r in range(1, rounds + 1):
             name = "%s%d" % (kind, r)
             try:
                 res = run(out, name)
@@ -58,6 +61,7 @@ def main():
                 print("FAIL race %s: the screen never changed in %.1f s" % (name, RACE_SECONDS))
                 failures += 1
                 continue
+            figures.write("race-%s %.3f\n" % (kind, res["time"]))
             line = "  %s: final picture from dump %d, %.2f s after exec (exec %.2f s after dump 1)" % (
                 name, res["first_final"], res["time"], res["exec"])
             if kind != "fbi":
@@ -73,15 +77,9 @@ def main():
     if not all(k in best for k in ("cold", "fbi", "warm")) or best["fbi"] <= 0:
         print("FAIL race: a kind without a run to compare")
         return
-    print("race: first picture from exec, best of 3: carouseld cold %.2f s (%.2fx fbi), warm %.2f s (%.2fx fbi), fbi %.2f s" % (
+    print("race: first picture from exec, best of %d: carouseld" % rounds + " cold %.2f s (%.2fx fbi), warm %.2f s (%.2fx fbi), fbi %.2f s" % (
         best["cold"], best["cold"] / best["fbi"], best["warm"], best["warm"] / best["fbi"], best["fbi"]))
-    # Issue 34's bounds. Both programs' binaries and libraries are on tmpfs (race-guest.sh).
-    for kind, bound in (("cold", 0.75), ("warm", 0.5)):
-        ratio = best[kind] / best["fbi"]
-        print("%s race: carouseld's %s start at most %.2fx fbi's time (%.2fx)" % (
-            "PASS" if ratio <= bound else "FAIL", kind, bound, ratio))
-    print("%s race: the warm start (kept frame) shows its first picture sooner than the cold one (%.2f s < %.2f s)" % (
-        "PASS" if best["warm"] < best["cold"] else "FAIL", best["warm"], best["cold"]))
+    # Issue 34's bounds (cold 0.75x, warm 0.5x fbi) are scripts/bench's to judge, over its rounds.
     if failures == 0:
         print("PASS race: every carouseld run's first picture on screen is the render at t = 0")
 
