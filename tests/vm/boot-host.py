@@ -8,6 +8,7 @@ XCHG.
   screendump FILE              QMP screendump (PPM) of the display into XCHG/FILE
   compare FILE REF [OPTS...]   tests/vm/imgcmp.py compare (exit 0 when they match)
   compare-any FILE REF...      0 when FILE matches one of the REFs (prints which)
+  console FILE                 tests/vm/imgcmp.py console: a text console's picture
 
 usage: boot-host.py XCHG QMP-SOCKET      (runs until killed)
 """
@@ -61,6 +62,9 @@ def handle(xchg, qmp_sock, argv):
         return 1, f"screendump: {out} not written"
     if argv[0] == "compare":
         return imgcmp(path(argv[1]), path(argv[2]), argv[3:])
+    if argv[0] == "console":
+        p = subprocess.run([sys.executable, IMGCMP, "console", path(argv[1])], capture_output=True, text=True)
+        return p.returncode, (p.stdout + p.stderr).strip()
     if argv[0] == "compare-any":
         detail = ""
         for ref in argv[2:]:

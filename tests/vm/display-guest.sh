@@ -105,7 +105,7 @@ check "a drm change event makes it re-probe" waitfor "re-probing" "$out/long.log
 t0=${EPOCHREALTIME/./}; kill -TERM "$pid"; wait "$pid"; rc=$?; t1=${EPOCHREALTIME/./}
 echo "  SIGTERM to exit: $(( (t1 - t0) / 1000 )) ms, status $rc"
 check "SIGTERM exits with status 0" [ "$rc" -eq 0 ]
-check "SIGTERM exits within 1 s" [ $(( (t1 - t0) / 1000 )) -le 1000 ]
+check "SIGTERM exits within 5 s (a hang detector: 0.1-0.3 s seen)" [ $(( (t1 - t0) / 1000 )) -le 5000 ]
 check "the CRTC restore is logged" grep -q "restored CRTC" "$out/long.log"
 matches "SIGTERM restores the console picture" "$out/long-restored.ppm" "$out/console.ppm" 2 --tolerance 0 --max-bad 0
 

@@ -9,6 +9,9 @@
       The mean absolute difference over every channel of every pixel; passes below M (default 6).
   imgcmp.py colour FILE X Y
       The pixel's colour as rrggbb.
+  imgcmp.py console FILE [--min F]
+      Passes when the picture is a text console's: at least the fraction F (default 0.9) of its
+      pixels black (every channel at most 16), the rest its text, and not all of it black.
 """
 import argparse
 import sys
@@ -54,6 +57,16 @@ def colour(args):
     return 0
 
 
+def console(args):
+    grey = Image.open(args.file).convert("RGB").split()
+    peak = ImageChops.lighter(ImageChops.lighter(grey[0], grey[1]), grey[2])
+    histogram = peak.histogram()
+    total = sum(histogram)
+    black = sum(histogram[:17])
+    print(f"{black / total:.3f} of the pixels black ({total - black} lit; at least {args.min} black, some lit)")
+    return 0 if black >= args.min * total and black < total else 1
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -67,8 +80,10 @@ def main():
     m.add_argument("--max", type=float, default=6)
     p = sub.add_parser("colour")
     p.add_argument("file"); p.add_argument("x", type=int); p.add_argument("y", type=int)
+    k = sub.add_parser("console")
+    k.add_argument("file"); k.add_argument("--min", type=float, default=0.9)
     args = parser.parse_args()
-    return {"compare": compare, "mad": mad, "colour": colour}[args.command](args)
+    return {"compare": compare, "mad": mad, "colour": colour, "console": console}[args.command](args)
 
 
 if __name__ == "__main__":

