@@ -27,8 +27,8 @@ tv_becomes() {
   echo "tv: $1 after $(since "$t0") s"
 }
 # received COUNT PATTERN: the TV's monitor shows PATTERN at least COUNT times (3 s to arrive)
-received() {
-  local end=$((SECONDS + 3))
+received() {  # received COUNT PATTERN [SECONDS]: the monitor has COUNT such lines (3 s to arrive)
+  local end=$((SECONDS + ${3:-3}))
   until [ "$(grep -cE "$2" "$out/monitor.log")" -ge "$1" ]; do [ $SECONDS -lt $end ] || return 1; sleep 0.1; done
 }
 followed() {  # followed COUNT: the follower's TV has gone to standby COUNT times
@@ -42,7 +42,8 @@ active_sources() {  # active_sources COUNT: the monitor shows COUNT <Active Sour
   done
 }
 # woken COUNT: the TV has received COUNT <Image View On> and COUNT <Active Source> 1.0.0.0
-woken() { received "$1" "to TV \(4 to 0\): IMAGE_VIEW_ON" && active_sources "$1"; }
+woken() { received "$1" "to TV \(4 to 0\): IMAGE_VIEW_ON" "${2:-3}" && active_sources "$1"; }
+
 start() {  # start NAME: the daemon on $conf
   rm -f $control
   CAROUSELD_DEBUG=1 "$bin" run --config $conf --control $control > "$out/$1.log" 2>&1 &
@@ -84,18 +85,21 @@ check "ctl screen off sends <Standby> to the TV" received 1 "to TV \(4 to 0\): S
 check "the follower's TV goes to standby" followed 1
 result=$(tv_becomes standby 20)
 check "ctl status reports the TV in standby ($result after ctl screen off)" says "tv: standby"
-sleep 2.5
-check "the CRTC is inactive after the delay" [ "$(crtc_active)" = 0 ]
+# Waited for (the delay counts from the command, whatever the polls above took), then timed: the
+# CRTC must not go off before cec_off_delay.
+crtc_becomes 0 20; off_at=$(since "$t0")
+check "the CRTC is inactive after the delay (${off_at} s after ctl screen off; cec_off_delay 4 s)" \
+  awk -v t="$off_at" -v a="$(crtc_active)" 'BEGIN { exit !(a == 0 && t >= 4) }'
 grep -q '"tv":"standby"' /tmp/cec/state.json && echo "PASS state.json says tv standby" || echo "FAIL state.json says tv standby ($(cat /tmp/cec/state.json))"
 t0=$(now)
 ctl screen on > /dev/null
 check "ctl screen on sends <Image View On> to the TV and <Active Source> 1.0.0.0 to all" woken 2
-sleep 0.5
-check "the CRTC is active again" [ "$(crtc_active)" = 1 ]
+check "the CRTC is active again" crtc_becomes 1 10
 result=$(tv_becomes on 20)
 check "ctl status reports the TV on ($result after ctl screen on)" says "tv: on"
-sleep 3.5
-check "both are repeated once after cec_on_delay (3 s)" woken 3
+woken 3 20; again_at=$(since "$t0")
+check "both are repeated once after cec_on_delay (3 s; the third came ${again_at} s after ctl screen on)" \
+  sh -c "[ \$(grep -cE 'to TV \(4 to 0\): IMAGE_VIEW_ON' '$out/monitor.log') -ge 3 ] && awk -v t=$again_at 'BEGIN { exit !(t >= 3) }'"
 stop
 check "stopping the daemon sends <Standby> to the TV" received 2 "to TV \(4 to 0\): STANDBY"
 check "the follower's TV went to standby at ctl screen off and again at stop" followed 2
@@ -119,10 +123,11 @@ cec-ctl -d "$tv" --clear > /dev/null    # nobody at logical address 0: every mes
 conf 5 3
 start notv
 waitfor "does not answer" "$out/notv.log" 10    # the wake at start was not acknowledged
-ctl screen off > /dev/null; sleep 1.5
-check "the CRTC goes off at once (the TV did not answer, so no cec_off_delay)" [ "$(crtc_active)" = 0 ]
-ctl screen on > /dev/null; sleep 1; ctl screen off > /dev/null; sleep 1.5
-check "the CRTC goes off again" [ "$(crtc_active)" = 0 ]
+t0=$(now); ctl screen off > /dev/null; crtc_becomes 0 10; off_at=$(since "$t0")
+check "the CRTC goes off without cec_off_delay (5 s) when the TV did not answer (${off_at} s)" \
+  awk -v t="$off_at" -v a="$(crtc_active)" 'BEGIN { exit !(a == 0 && t < 5) }'
+ctl screen on > /dev/null; crtc_becomes 1 10; ctl screen off > /dev/null
+check "the CRTC goes off again" crtc_becomes 0 10
 warnings=$(grep -c "does not answer" "$out/notv.log")
 grep -m1 "does not answer" "$out/notv.log" | sed 's/^/  /'
 check "one warning for a TV that does not answer ($warnings)" [ "$warnings" = 1 ]

@@ -14,6 +14,11 @@ waitfor() {
 }
 # crtc_active: the "active=" of the first CRTC, from the kernel's atomic state
 crtc_active() { awk '/^crtc\[/ { c = 1 } c && /active=/ { sub(/.*active=/, ""); print; exit }' /sys/kernel/debug/dri/0/state; }
+# crtc_becomes VALUE SECONDS: waits until the CRTC's active= is VALUE (polled, bounded)
+crtc_becomes() {
+  local end=$((SECONDS + $2))
+  until [ "$(crtc_active)" = "$1" ]; do [ $SECONDS -lt $end ] || return 1; sleep 0.1; done
+}
 # uptime_now: seconds since boot (a clock `date -s` does not move)
 uptime_now() { cut -d' ' -f1 /proc/uptime; }
 # The daemon the guest scripts run, by the names they share: $bin the binary, $control its

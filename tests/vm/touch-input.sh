@@ -30,6 +30,18 @@ finish() {  # finish PID: up to 5 s to exit on its own, then killed; never hangs
   kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null
 }
 shot() { vm-screendump "$OUT/$1.ppm" && python3 "$ROOT/tests/vm/touch_screen_colour.py" "$OUT/$1.ppm"; }
+# shot_until NAME is|not SLIDE: screendumps until the centre shows (or no longer shows) SLIDE, 15 s
+# at most; prints the last one's slide (a wait for the screen, not a fixed sleep)
+shot_until() {
+  local end=$((SECONDS + 15)) seen
+  while :; do
+    seen=$(shot "$1")
+    if [ "$2" = is ]; then [ "$seen" = "$3" ] && break; else [[ $seen = slide[0-9] && $seen != "$3" ]] && break; fi
+    [ $SECONDS -lt $end ] || break
+    sleep 0.1
+  done
+  echo "$seen"
+}
 
 python3 "$ROOT/tests/vm/touch_recordings.py" "$OUT"
 CONF=/tmp/touch-conf; mkdir -p $CONF        # guest /tmp: a throw-away tmpfs
@@ -38,7 +50,7 @@ printf 'interval = 0\nmedia = "%s"\n' "$ROOT/config/example/images" > $CONF/caro
 "$BIN" run --config $CONF > "$OUT/daemon.log" 2>&1 & DAEMON=$!
 trap 'kill $DAEMON 2>/dev/null; wait $DAEMON 2>/dev/null' EXIT
 waitfor 'no touch device; running as a slideshow' "$OUT/daemon.log" || exit 1
-sleep 1; before=$(shot 0-start); echo "start: $before"
+before=$(shot_until 0-start is slide1); echo "start: $before"
 [ "$before" = slide1 ] || fail "the carousel does not start on slide1 ($before)"
 
 echo "== 1. libinput replay: left swipe"
@@ -48,13 +60,14 @@ exec 9> $FIFO
 waitfor '"carousel test touchscreen \(event[0-9]+\)" added \(touch\)' "$OUT/daemon.log" || fail "the daemon did not see the touchscreen"
 NODE=/dev/input/$(grep -oE 'carousel test touchscreen \(event[0-9]+\)' "$OUT/daemon.log" | tail -1 | grep -oE 'event[0-9]+')
 libinput record --output-file "$OUT/seen.yml" "$NODE" > "$OUT/record.txt" 2>&1 & RECORD=$!
-sleep 1                                             # let the recorder open the device
+# The recorder has the device open (its descriptors show the node) before the replay starts.
+end=$((SECONDS + 10)); until ls -l /proc/$RECORD/fd 2>/dev/null | grep -q "$NODE\$" || [ $SECONDS -ge $end ]; do sleep 0.05; done
 echo >&9                                            # "Hit enter to start replaying"
 waitfor 'release velocity_x=' "$OUT/daemon.log" || fail "no release logged"
 line=$(grep -E 'release velocity_x=' "$OUT/daemon.log" | head -1); echo "daemon: $line"
 sleep 0.5; kill -INT $RECORD; finish $RECORD
 exec 9>&-; finish $REPLAY                            # EOF on its stdin ends libinput replay (and its device)
-sleep 2; after=$(shot 1-after-swipe); echo "after swipe: $after"
+after=$(shot_until 1-after-swipe is slide2); echo "after swipe: $after"
 [ "$after" = slide2 ] && pass "the swipe paged to the next picture" || fail "expected slide2 after the swipe, got $after"
 vx=$(echo "$line" | grep -oE 'velocity_x=-?[0-9.]+' | cut -d= -f2)
 echo "$line" | grep -q 'from 0 to 1' && awk -v v="$vx" 'BEGIN { exit !(v <= 0) }' \
@@ -79,11 +92,12 @@ NODE=$(grep -oE '/dev/input/event[0-9]+' "$OUT/evemu-device.txt" | head -1)
 waitnew "$seen" "\"carousel test touchscreen \\(${NODE#/dev/input/}\\)\" added" "$OUT/daemon.log" || fail "the daemon did not see $NODE"
 releases_before=$(grep -c 'release velocity_x=' "$OUT/daemon.log")
 evemu-play "$NODE" < "$OUT/drag-hold.events"
-sleep 0.5; held=$(shot 2-held); echo "while held: $held"
-[ "$held" != slide2 ] && pass "the strip follows the held finger ($held)" || fail "the drag did not move the strip"
+held=$(shot_until 2-held not slide2); echo "while held: $held"
+# A slide's name other than slide2: an empty or failed screendump is no pass.
+[[ $held = slide[0-9] && $held != slide2 ]] && pass "the strip follows the held finger ($held)" || fail "the drag did not move the strip"
 kill $EVEMU; finish $EVEMU             # destroys the uinput device, finger still down
 waitfor 'removed during a drag; the strip springs back' "$OUT/daemon.log" || fail "removal mid-drag not noticed"
-sleep 2; back=$(shot 3-after-unplug); echo "after unplug: $back"
+back=$(shot_until 3-after-unplug is slide2); echo "after unplug: $back"
 [ "$back" = slide2 ] && pass "the strip returned to the page the drag started on" || fail "expected slide2 after the unplug, got $back"
 [ "$(grep -c 'release velocity_x=' "$OUT/daemon.log")" = "$releases_before" ] && pass "the unplug was not a release" \
   || fail "the unplug was taken as a release"
