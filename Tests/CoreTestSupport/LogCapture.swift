@@ -1,4 +1,4 @@
-@testable import CarouselCore
+import CarouselCore
 
 /// Captures log lines for the duration of `body`.
 package func capturingLog(_ body: () throws -> Void) rethrows -> [(Log.Level, String)] {

@@ -3,7 +3,7 @@ import CarouselEngine
 import Foundation
 import TestSupport
 import XCTest
-@testable import CarouselPixels
+import CarouselPixels
 
 /// Pictures, files and pixel checks the pixel tests share. Every test picture is made here,
 /// with the real libraries (pixman to paint, libturbojpeg/libpng/libwebp/libexif to encode).
