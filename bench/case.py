@@ -33,6 +33,7 @@ class Context:
     repo: pathlib.Path
     cache: pathlib.Path      # inputs kept between invocations (~/.cache/carouseld-bench)
     quick: bool = False
+    runs: int = 5            # --runs: a case that repeats inside one run (a VM boot) uses it
 
 
 @dataclasses.dataclass
@@ -77,3 +78,6 @@ class Case:
     b: Optional[str] = None
     prepare: Optional[Callable[[Context], None]] = None
     summary: str = ""
+    # True: one run of its commands repeats the measurements ctx.runs times inside (a VM boot
+    # runs the rounds in the guest, A and B in turn), so the runner runs it once.
+    repeats_inside: bool = False

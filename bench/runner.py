@@ -95,6 +95,8 @@ def run_case(case, ctx, runs, shared=None, log=sys.stderr):
     """Result of `runs` repetitions of `case`. `shared` (a dict kept across cases) lets a
     Command marked shared be served from the same repetition's run of an earlier case."""
     result, meter = Result(case), hostload.Meter()
+    if case.repeats_inside:
+        runs = 1
     try:
         if case.prepare:
             case.prepare(ctx)

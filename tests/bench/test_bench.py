@@ -135,6 +135,12 @@ class SamplesFile(unittest.TestCase):
             with self.subTest(text=text), self.assertRaises(NoFigure):
                 parse_samples(text, ["A", "B"])
 
+    def test_a_timeout_fails_only_the_cases_that_read_it(self):
+        # One VM boot serves several cases: C's timeout is no figure for C, not for A and B.
+        self.assertEqual(parse_samples("A 1\nB 2\nC timeout\n", ["A", "B"]), {"A": [1.0], "B": [2.0]})
+        with self.assertRaises(NoFigure):
+            parse_samples("A 1\nB 2\nC timeout\n", ["C"])
+
     def test_a_vm_run_through_the_runner(self):
         good = run(["sh", "-c", "printf 'A 3\\nB 2\\n' > {result}"], parse=samples_parser("A", "B"), b="B")
         self.assertFalse(good.failed, good.error)
