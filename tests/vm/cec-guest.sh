@@ -77,8 +77,9 @@ grep -m1 "CEC: using" "$out/tv.log" | sed 's/^/  /'
 check "at start the TV is woken: <Image View On> and <Active Source> 1.0.0.0" woken 1
 result=$(tv_becomes on 20)
 check "ctl status reports the TV's power at start ($result)" says "tv: on"
-t0=$(now)
-ctl screen off > /dev/null
+# Times count from ctl's return: the daemon has taken the command by then (ctl waits for its
+# answer), while ctl's own start under TCG takes seconds that are not the daemon's.
+ctl screen off > /dev/null; t0=$(now)
 active=$(crtc_active) answered=$(since "$t0")
 check "the CRTC stays active for cec_off_delay (4 s) after <Standby> (active=$active ${answered} s after ctl screen off)" [ "$active" = 1 ]
 check "ctl screen off sends <Standby> to the TV" received 1 "to TV \(4 to 0\): STANDBY"
@@ -88,18 +89,18 @@ check "ctl status reports the TV in standby ($result after ctl screen off)" says
 # Waited for (the delay counts from the command, whatever the polls above took), then timed: the
 # CRTC must not go off before cec_off_delay.
 crtc_becomes 0 20; off_at=$(since "$t0")
-check "the CRTC is inactive after the delay (${off_at} s after ctl screen off; cec_off_delay 4 s)" \
-  awk -v t="$off_at" -v a="$(crtc_active)" 'BEGIN { exit !(a == 0 && t >= 4) }'
+# ctl returns a moment after the daemon took the command: half a second of slack.
+check "the CRTC is inactive after the delay (${off_at} s after ctl screen off returned; cec_off_delay 4 s)" \
+  awk -v t="$off_at" -v a="$(crtc_active)" 'BEGIN { exit !(a == 0 && t >= 3.5) }'
 grep -q '"tv":"standby"' /tmp/cec/state.json && echo "PASS state.json says tv standby" || echo "FAIL state.json says tv standby ($(cat /tmp/cec/state.json))"
-t0=$(now)
-ctl screen on > /dev/null
+ctl screen on > /dev/null; t0=$(now)
 check "ctl screen on sends <Image View On> to the TV and <Active Source> 1.0.0.0 to all" woken 2
 check "the CRTC is active again" crtc_becomes 1 10
 result=$(tv_becomes on 20)
 check "ctl status reports the TV on ($result after ctl screen on)" says "tv: on"
 woken 3 20; again_at=$(since "$t0")
-check "both are repeated once after cec_on_delay (3 s; the third came ${again_at} s after ctl screen on)" \
-  sh -c "[ \$(grep -cE 'to TV \(4 to 0\): IMAGE_VIEW_ON' '$out/monitor.log') -ge 3 ] && awk -v t=$again_at 'BEGIN { exit !(t >= 3) }'"
+check "both are repeated once after cec_on_delay (3 s; the third came ${again_at} s after ctl screen on returned)" \
+  sh -c "[ \$(grep -cE 'to TV \(4 to 0\): IMAGE_VIEW_ON' '$out/monitor.log') -ge 3 ] && awk -v t=$again_at 'BEGIN { exit !(t >= 2.5) }'"
 stop
 check "stopping the daemon sends <Standby> to the TV" received 2 "to TV \(4 to 0\): STANDBY"
 check "the follower's TV went to standby at ctl screen off and again at stop" followed 2
@@ -123,9 +124,9 @@ cec-ctl -d "$tv" --clear > /dev/null    # nobody at logical address 0: every mes
 conf 5 3
 start notv
 waitfor "does not answer" "$out/notv.log" 10    # the wake at start was not acknowledged
-t0=$(now); ctl screen off > /dev/null; crtc_becomes 0 10; off_at=$(since "$t0")
-check "the CRTC goes off without cec_off_delay (5 s) when the TV did not answer (${off_at} s)" \
-  awk -v t="$off_at" -v a="$(crtc_active)" 'BEGIN { exit !(a == 0 && t < 5) }'
+ctl screen off > /dev/null; t0=$(now); crtc_becomes 0 10; off_at=$(since "$t0")
+check "the CRTC goes off without cec_off_delay (5 s) when the TV did not answer (${off_at} s after ctl returned; at most 3)" \
+  awk -v t="$off_at" -v a="$(crtc_active)" 'BEGIN { exit !(a == 0 && t < 3) }'
 ctl screen on > /dev/null; crtc_becomes 1 10; ctl screen off > /dev/null
 check "the CRTC goes off again" crtc_becomes 0 10
 warnings=$(grep -c "does not answer" "$out/notv.log")
