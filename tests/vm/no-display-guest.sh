@@ -12,7 +12,9 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 ls /dev/dri > /dev/null 2>&1 && echo "  (unexpected: /dev/dri exists)"
 "$bin" --config "$repo/config/example" > "$out/nodri.log" 2>&1 &
 pid=$!
-sleep 5
+# Waited for: its word that it waits (a fixed 5 s once ended before a slow start had logged it
+# or set its SIGTERM handler). Then it must still be there, waiting.
+waitfor "no display yet" "$out/nodri.log" 60
 kill -0 "$pid" 2>/dev/null; alive=$?
 kill -TERM "$pid" 2>/dev/null; wait "$pid"; rc=$?
 sed 's/^/  /' "$out/nodri.log"

@@ -22,9 +22,16 @@ def main():
     refs = load_refs(ref_dir)
     before = min(refs, key=lambda r: abs(r[0] - start + 0.05))[1]
     after = max(refs, key=lambda r: r[0])[1]
-    matched, middle, problems = [], 0, []
+    matched, middle, problems, past = [], 0, [], 0
     for shot in shots:
         image = Image.open(shot).convert("RGB")
+        # Once the change has been seen in its middle and then at rest on its end picture, the
+        # screendumps after are past it: on a slow host they can reach the next change, which
+        # these references do not hold. Counted, not matched.
+        if past or (middle and mad(image, after) < 6):
+            past += 1
+            if past > 1:
+                continue
         t, score = closest(image, refs, near=3)
         in_middle = start < t < end and mad(image, before) >= 6 and mad(image, after) >= 6
         middle += in_middle
@@ -36,7 +43,9 @@ def main():
         problems.append(f"only {middle} screendumps in the middle of the change")
     if any(b < a for a, b in zip(matched, matched[1:])):
         problems.append("the matched times run backwards")
-    print(f"{len(shots)} screendumps, {middle} mid-change, each equal to render at its time"
+    if past > 1:
+        print(f"  the last {past - 1} screendumps came after the change had come to rest: not matched")
+    print(f"{len(shots) - max(past - 1, 0)} screendumps, {middle} mid-change, each equal to render at its time"
           + ("" if not problems else ": " + "; ".join(problems)))
     sys.exit(1 if problems else 0)
 
