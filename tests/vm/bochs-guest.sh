@@ -50,7 +50,7 @@ run cec tests/vm/cec-guest.sh "$bin" "$out"
 # These two step the guest clock: last but one.
 run clock tests/vm/clock-guest.sh "$bin" "$out"
 run sync tests/vm/sync-guest.sh "$bin" "$out"
-limit=$((120 + 60 * ${RACE_ROUNDS:-1})) run race tests/vm/race-guest.sh "${RACE_BIN:-$bin}" "$out"
+limit=$((120 + 60 * ${RACE_ROUNDS:-1})) run race tests/vm/race-guest.sh "$bin" "$out"
 # Last: it loads vkms and unbinds bochs. It takes 4 to 6 minutes; its limit keeps the boot within
 # scripts/vm-tests' timeout for it, so the checks before it are still counted if it hangs.
 # CPU_ROUNDS adds two minutes a round.
