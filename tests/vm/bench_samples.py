@@ -20,27 +20,23 @@ usage: bench_samples.py OUT
 import os
 import sys
 
+from cpu_figures import per_page, read_runs
+
 REFRESH = {"late-vkms": 0.0167, "late-bochs": 0.0133}
 
 
 def cpu_lines(path):
-    for line in open(path):
-        f = line.split()
-        if len(f) < 2:
-            continue
-        name, fields = f[0], f[1:]
-        if fields[0] == "timeout":
-            yield name, "timeout"
-            continue
-        ticks = float(fields[0]) / 5
-        if name in ("planes", "composed"):
-            yield "cpu-" + name, "%.4f" % (float(fields[3]) / 5)
-            if name == "planes":
-                yield "cpu-planes-ticks", "%.4f" % ticks
-        elif name == "fbi":
-            yield "cpu-fbi", "%.4f" % ticks
-        else:
-            yield name, "%.4f" % ticks
+    """cpu.txt's runs (cpu_figures.read_runs), each as its series and seconds per page."""
+    for name, runs in read_runs(path).items():
+        for fields in runs:
+            if not fields or fields[0] == "timeout":
+                yield ("cpu-" + name if name in ("planes", "composed", "fbi") else name), "timeout"
+            elif name in ("planes", "composed"):
+                yield "cpu-" + name, "%.4f" % per_page(fields)
+                if name == "planes":
+                    yield "cpu-planes-ticks", "%.4f" % per_page(fields, ticks=True)
+            else:
+                yield ("cpu-fbi" if name == "fbi" else name), "%.4f" % per_page(fields, ticks=True)
 
 
 def late_counts(path, series):
