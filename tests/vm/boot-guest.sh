@@ -326,7 +326,10 @@ echo "  systemctl stop took $(( (t1 - t0) / 1000 )) ms; SIGTERM to inactive (sys
 check "systemctl stop: clean exit (Result=success, status 0)" [ "$(prop carouseld Result)" = success -a "$(prop carouseld ExecMainStatus)" = 0 ]
 check "systemctl stop: stopped within 5 s ($stop_ms ms; hang detector)" [ "$stop_ms" -le 5000 ]
 # The console back: screendumps until the picture is a text console's (black, its text lit), 10 s
-# at most; a frozen carousel, a black screen or garbage fails.
+# at most; a frozen carousel, a black screen or garbage fails. tty1 has no getty (the unit
+# conflicts with it) and the kernel writes to the serial port, so the console would be blank but
+# for its cursor, which blinks: a line written to tty1 is the text that must show.
+printf '\033[2J\033[Hcarouseld stopped: the console is back\n' > /dev/tty1
 end=$((SECONDS + 10))
 until shot stopped && detail=$(host console shots/stopped.ppm); do [ $SECONDS -lt $end ] || break; sleep 0.2; done
 if host console shots/stopped.ppm >/dev/null; then echo "PASS after stop the screen is the text console again ($detail)"
