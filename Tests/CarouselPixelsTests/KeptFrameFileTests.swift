@@ -1,3 +1,4 @@
+@testable import CarouselCore
 @testable import CarouselPixels
 import Glibc
 import XCTest
@@ -54,5 +55,35 @@ final class KeptFrameFileTests: XCTestCase {
         XCTAssertTrue(KeptFrameFile.write(buffer, key: 7, to: path))
         XCTAssertEqual(truncate(path, off_t(6 * 8 + width * height * 4 - 4)), 0)
         XCTAssertNil(KeptFrameFile.read(path, key: 7, width: width, height: height), "a truncated file")
+    }
+
+    /// What a power cut leaves of a frame being written (issue 44): an empty file (ext4's delayed
+    /// allocation after the rename), a file cut anywhere, zeros where the data was not yet
+    /// written. Each is one log line, removed, never shown; a frame merely made for another
+    /// screen size is left alone and unsaid.
+    func testWhatAPowerCutLeavesIsDroppedWithOneLineEach() throws {
+        let (buffer, memory) = frame()
+        defer { memory.deallocate() }
+        var logged: [String] = []
+        Log.sink = { _, line in logged.append(line) }
+        defer { Log.sink = nil }
+        let whole = 6 * 8 + width * height * 4
+        for cut in [0, 3, 6 * 8, 6 * 8 + 1, whole / 2, whole - 1] {
+            XCTAssertTrue(KeptFrameFile.write(buffer, key: 7, to: path))
+            XCTAssertEqual(truncate(path, off_t(cut)), 0)
+            XCTAssertNil(KeptFrameFile.read(path, key: 7, width: width, height: height), "cut at \(cut)")
+            XCTAssertNotEqual(access(path, F_OK), 0, "removed (cut at \(cut))")
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        XCTAssertEqual(ftruncate(fd, off_t(whole)), 0, "zeros: the size was written, the data not")
+        close(fd)
+        XCTAssertNil(KeptFrameFile.read(path, key: 7, width: width, height: height))
+        XCTAssertEqual(logged.count, 7, "\(logged)")
+        XCTAssertTrue(logged.allSatisfy { $0.hasPrefix("kept frame \(path): cut short") }, "\(logged)")
+
+        XCTAssertTrue(KeptFrameFile.write(buffer, key: 7, to: path))
+        XCTAssertNil(KeptFrameFile.read(path, key: 7, width: width * 2, height: height))
+        XCTAssertEqual(access(path, F_OK), 0, "another screen's frame stays")
+        XCTAssertEqual(logged.count, 7)
     }
 }

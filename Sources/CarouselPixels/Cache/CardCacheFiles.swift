@@ -1,10 +1,6 @@
 import CImaging
 import CarouselCore
 import Glibc
-import Synchronization
-
-/// Numbers the temp files, so two workers writing the same entry never share one.
-private let temporaryFileSequence = Atomic<Int>(0)
 
 /// Reading and writing one cache entry. A card read back is the entry's file mapped (its
 /// pixels are the page cache's: nothing cleared, nothing copied, which at 1920x1080 was most of
@@ -89,22 +85,16 @@ extension CardCache {
     @discardableResult
     package func store(_ card: Card, key: CardCacheKey, name: String) -> Bool {
         let file = "\(directory)/\(name)"
-        let sequence = temporaryFileSequence.add(1, ordering: .relaxed).newValue
-        let temp = "\(directory)/.\(name).\(getpid()).\(sequence).tmp"
         let pixels = UnsafeRawBufferPointer(start: card.padded.base, count: card.padded.byteCount)
         let header = CardCacheHeader(key: key, payloadBytes: pixels.count, payloadChecksum: FNV.hash(pixels))
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        var problem: String?
-        if fd < 0 {
-            problem = describe(errno: errno)
-        } else {
-            let headerOK = header.words.withUnsafeBytes { writeFully(fd, $0) }
-            if !headerOK || !writeFully(fd, pixels) { problem = describe(errno: errno) }
-            if close(fd) != 0 && problem == nil { problem = describe(errno: errno) }
-            if problem == nil && rename(temp, file) != 0 { problem = describe(errno: errno) }
+        // Replaced whole, not synced: the header's checksums find a torn or empty entry after a
+        // cut (it is then decoded again), and a sync per card would wear an SD card.
+        let written = WholeFile.write(file) { fd in
+            header.words.withUnsafeBytes { WholeFile.writeAll(fd, $0) } && WholeFile.writeAll(fd, pixels)
         }
+        var problem: String?
+        if case .failure(let failure) = written { problem = describe(errno: failure.errno) }
         guard let problem else { return true }
-        unlink(temp)
         let first = state.withLock { state in
             defer { state.broken = true }
             return !state.broken
@@ -130,15 +120,3 @@ struct CheckedFile: Hashable {
     }
 }
 
-/// Writes all of `bytes` to `fd` (a short write goes on, EINTR is retried); false with `errno`
-/// set on failure (ENOSPC for a write that made no progress). For the cache's files.
-func writeFully(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    var done = 0
-    while done < bytes.count, let base = bytes.baseAddress {
-        let n = write(fd, base + done, bytes.count - done)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { if n == 0 { errno = ENOSPC }; return false }
-        done += n
-    }
-    return true
-}

@@ -54,7 +54,7 @@ extension CardCache {
             var info = stat()
             guard fstatat(dirfd(dir), name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             let used = Int64(info.st_mtim.tv_sec)
-            if name.hasPrefix("."), name.hasSuffix(".tmp") {
+            if WholeFile.isLeftover(name) {
                 if now - used > 60 { remove(name) }
                 continue
             }

@@ -4,8 +4,8 @@ import Glibc
 /// A whole frame kept on disk (XRGB8888, rows packed), with the 64-bit hash of the key it was
 /// made for: the carousel's start frame for one screen, shown at the next start before anything
 /// is decoded. The layout: 6 words (magic, version, width, height, key, pixel checksum), then
-/// the pixels. Written to a temp file and renamed, so a reader sees a whole file or none; read
-/// back mapped, and checked (magic, key, size, checksum) so a stale or damaged one is never shown.
+/// the pixels. Written whole (`WholeFile`), so a reader sees a whole file or none; read back
+/// mapped, and checked (magic, key, size, checksum) so a stale or damaged one is never shown.
 package enum KeptFrameFile {
     private static let magic: UInt64 = 0x5452_5045_4B4C_5243   // "CRLKEPRT"
     private static let version: UInt64 = 1
@@ -27,18 +27,26 @@ package enum KeptFrameFile {
         defer { close(fd) }
         let payload = width * height * 4
         var info = stat()
-        guard fstat(fd, &info) == 0, Int(info.st_size) == headerBytes + payload,
-              let mapping = FileMapping(fd: fd, byteCount: headerBytes + payload) else { return nil }
-        let header = (0..<6).map { mapping.base.load(fromByteOffset: $0 * 8, as: UInt64.self) }
-        guard header[0] == magic, header[1] == version, header[2] == UInt64(width), header[3] == UInt64(height),
-              header[4] == key else { return nil }
-        let pixels = UnsafeRawBufferPointer(start: mapping.base + headerBytes, count: payload)
-        guard FNV.hash(pixels) == header[5] else {
-            Log.warning("kept frame \(path): pixel checksum mismatch; not shown")
-            unlink(path)
-            return nil
+        var header = [UInt64](repeating: 0, count: 6)
+        guard fstat(fd, &info) == 0 else { return nil }
+        let headerRead = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, headerBytes, 0) }
+        // What a power cut can leave (empty, cut short, a header over zeros): dropped and said.
+        guard headerRead == headerBytes, header[0] == magic else { return dropped(path, "cut short or not a kept frame (\(info.st_size) bytes)") }
+        // Made for another config, pictures, screen or build: not shown, replaced once the carousel rests.
+        guard header[1] == version, header[2] == UInt64(width), header[3] == UInt64(height), header[4] == key else { return nil }
+        guard Int(info.st_size) == headerBytes + payload else {
+            return dropped(path, "cut short (\(info.st_size) bytes of \(headerBytes + payload))")
         }
+        guard let mapping = FileMapping(fd: fd, byteCount: headerBytes + payload) else { return nil }
+        let pixels = UnsafeRawBufferPointer(start: mapping.base + headerBytes, count: payload)
+        guard FNV.hash(pixels) == header[5] else { return dropped(path, "pixel checksum mismatch") }
         return Frame(pixels: pixels, width: width, height: height, mapping: mapping)
+    }
+
+    private static func dropped(_ path: String, _ why: String) -> Frame? {
+        Log.warning("kept frame \(path): \(why); removed, not shown")
+        unlink(path)
+        return nil
     }
 
     /// Writes `frame` for `key` to `path` (its directory made if missing): the header, then the
@@ -57,13 +65,11 @@ package enum KeptFrameFile {
         let header = [magic, version, UInt64(frame.width), UInt64(frame.height), key, FNV.hash(pixels)]
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !directory.isEmpty { mkdir(directory, 0o700) }
-        let temp = "\(path).\(getpid()).tmp"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        let written = header.withUnsafeBytes { writeFully(fd, $0) } && writeFully(fd, pixels)
-        let closed = close(fd) == 0
-        guard written, closed, rename(temp, path) == 0 else { unlink(temp); return false }
-        return true
+        // Replaced whole, not synced: the header's checksum finds a torn or empty frame after a cut.
+        let written = WholeFile.write(path) { fd in
+            header.withUnsafeBytes { WholeFile.writeAll(fd, $0) } && WholeFile.writeAll(fd, pixels)
+        }
+        return (try? written.get()) != nil
     }
 
     /// Copies `frame` into `target` (same size), row by row (the target's stride may differ).
