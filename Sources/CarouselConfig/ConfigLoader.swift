@@ -42,8 +42,11 @@ package enum ConfigLoader {
     package static let playlistFileName = "playlist.m3u"
     package static let defaultDirectory = "/etc/carouseld"
 
-    package static func load(directory: String) throws(ConfigLoadError) -> LoadedConfig {
+    /// `filesFrom`: read carouseld.conf and the playlists from another directory (the last good
+    /// config's copy, `LastGoodConfig`), while relative paths still mean `directory`'s.
+    package static func load(directory: String, filesFrom: String? = nil) throws(ConfigLoadError) -> LoadedConfig {
         let dir = MediaDirectory.absolute(directory, relativeTo: currentDirectory())
+        let files = filesFrom ?? dir
         var problems: [ConfigProblem] = []
         var warnings: [ConfigProblem] = []
 
@@ -53,7 +56,7 @@ package enum ConfigLoader {
         }
 
         // carouseld.conf is required: a half-synced directory without it must not reset to defaults.
-        let confPath = dir + "/" + configFileName
+        let confPath = files + "/" + configFileName
         var values = ConfigValues()
         var confLines: KeyLines? = nil
         var configDigest: UInt64 = 0
@@ -75,7 +78,7 @@ package enum ConfigLoader {
         var outputPlaylists: [String: [PlaylistItem]] = [:]
         var daypartPlaylists: [String: [PlaylistItem]] = [:]
         if let media = MediaDirectory(path: mediaPath) {
-            let listPath = dir + "/" + playlistFileName
+            let listPath = files + "/" + playlistFileName
             do {
                 let read = try PlaylistFile.read(listPath, media: media)
                 playlistFile = listPath
@@ -96,11 +99,11 @@ package enum ConfigLoader {
                 problems.append(ConfigProblem(file: listPath, line: nil, key: "playlist",
                                               message: FileReading.message(error)))
             }
-            let outputs = Self.outputPlaylists(values.shell, directory: dir, media: media, confPath: confPath, lines: confLines)
+            let outputs = Self.outputPlaylists(values.shell, directory: files, media: media, confPath: confPath, lines: confLines)
             outputPlaylists = outputs.playlists
             problems += outputs.problems
             warnings += outputs.warnings
-            let dayparts = Self.daypartPlaylists(values.shell, directory: dir, media: media, confPath: confPath)
+            let dayparts = Self.daypartPlaylists(values.shell, directory: files, media: media, confPath: confPath)
             daypartPlaylists = dayparts.playlists
             problems += dayparts.problems
             warnings += dayparts.warnings

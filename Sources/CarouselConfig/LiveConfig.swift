@@ -33,14 +33,20 @@ package final class LiveConfig {
     /// Called on the loop when a background load finished: `nextDeadline` is now due.
     private let finishedLoading: () -> Void
     private let loop: EventLoop
+    private let keeper: LastGoodKeeper?
 
     /// The first load (on the caller's thread: nothing is on screen yet): throws
     /// `ConfigLoadError` when the directory is invalid, `SystemError` when inotify is unavailable.
-    package init(directory: String, notifier: Notifier = Notifier(), loop: EventLoop, loaded finishedLoading: @escaping () -> Void = {}) throws {
+    /// `lastGood`: where the last config that loaded cleanly is kept (`LastGoodConfig`), saved
+    /// off the loop after every clean load and started from when the directory is invalid.
+    package init(directory: String, lastGood: String? = nil, notifier: Notifier = Notifier(), loop: EventLoop,
+                 loaded finishedLoading: @escaping () -> Void = {}) throws {
         self.finishedLoading = finishedLoading; self.loop = loop
-        controller = try ReloadController(directory: directory, notifier: notifier)
+        controller = try ReloadController(directory: directory, lastGood: lastGood, notifier: notifier)
         watcher = try ConfigWatcher(watching: controller.current)
         load = BackgroundTask(name: "carouseld-load", loop: loop)
+        keeper = lastGood.map { LastGoodKeeper(path: $0, loop: loop) }
+        if controller.problems.isEmpty { keeper?.save(controller.current) }
     }
 
     package var current: LoadedConfig { controller.current }
@@ -94,11 +100,13 @@ package final class LiveConfig {
         }
         loaded = nil
         retryAt = nil
+        let wasInvalid = !controller.problems.isEmpty
         // 4. Validate: the controller keeps the last good config
         let outcome = controller.accept(result, selectedIndex: selectedIndex)
         // 5. Swap (the caller's), the watcher following the new media directory; the caller
         // publishes the status (the problems, while rejected)
         if case .applied = outcome { watcher.setMediaDirectory(current.mediaDirectory) }
+        if case .applied = outcome { keeper?.save(current) } else if case .unchanged = outcome, wasInvalid { keeper?.save(current) }
         return outcome
     }
 }

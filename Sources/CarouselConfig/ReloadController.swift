@@ -1,4 +1,5 @@
 import CarouselCore
+import Glibc
 /// Keeps the last good configuration and swaps in a new one only when it loads cleanly.
 /// An invalid directory leaves the old config running, logs each problem as
 /// `file:line: key: message` and puts "config invalid: …" in systemd's status line.
@@ -19,12 +20,40 @@ package final class ReloadController {
     package private(set) var problems: [String] = []
     private let notifier: Notifier
 
-    /// The first load. There is nothing to fall back to yet, so problems are thrown.
-    package init(directory: String, notifier: Notifier = Notifier()) throws(ConfigLoadError) {
+    /// The first load. With nothing to fall back to, problems are thrown; with `lastGood` (the
+    /// path of a `LastGoodConfig` copy) an invalid directory starts on that copy instead, its
+    /// problems kept as a rejected reload's are, until the directory loads cleanly.
+    package init(directory: String, lastGood: String? = nil, notifier: Notifier = Notifier()) throws(ConfigLoadError) {
         self.directory = directory
         self.notifier = notifier
-        current = try ConfigLoader.load(directory: directory)
+        do {
+            current = try ConfigLoader.load(directory: directory)
+        } catch {
+            guard let lastGood, let restored = Self.loadLastGood(lastGood, directory: directory) else { throw error }
+            Log.error("config \(directory) is invalid (\(error.problems.count) problem(s)):")
+            error.problems.forEach { Log.error($0) }
+            Log.warning("config: showing the last good config (\(lastGood)) until \(directory) is valid again")
+            problems = error.problems
+            current = restored
+        }
         current.warnings.forEach { Log.warning($0) }
+    }
+
+    /// The last good copy restored beside the runtime files and loaded as if from `directory`;
+    /// nil (said once) when there is none or it does not load.
+    private static func loadLastGood(_ path: String, directory: String) -> LoadedConfig? {
+        guard access(path, F_OK) == 0 else { return nil }
+        let base = getenv("RUNTIME_DIRECTORY").flatMap { String(cString: $0).split(separator: ":").first.map(String.init) } ?? "/tmp"
+        let files = "\(base)/last-good-config.\(getpid())"
+        do {
+            try LastGoodConfig.restore(from: path, into: files)
+            return try ConfigLoader.load(directory: directory, filesFrom: files)
+        } catch let error as LastGoodConfig.Problem {
+            Log.warning("config: the last good config \(path) is not used: \(error)")
+        } catch let error as ConfigLoadError {
+            Log.warning("config: the last good config \(path) does not load either: \(error.problems.first ?? "")")
+        } catch {}
+        return nil
     }
 
     /// Reads and checks the directory: file I/O, so the daemon runs it off the event loop.
