@@ -74,6 +74,7 @@ package struct ConfigKey: Sendable {
         number("wake_minutes", \.shell.schedule.wakeMinutes),
         string("backlight", \.shell.schedule.backlight),
         integer("disk_cache_mb", \.shell.media.diskCacheMB),
+        optionalString("cache_dir", \.shell.media.cacheDirectory),
         optionalString("metrics_file", \.shell.reporting.metricsFile),
         string("cec", \.shell.schedule.tv.cec),
         number("cec_off_delay", \.shell.schedule.tv.offDelay),

@@ -69,6 +69,10 @@ package struct ShellSettings: Sendable, Equatable {
             issues.append(ConfigIssue(key: "metrics_file", message:
                 "\"\(file)\" is not an absolute file path; allowed e.g. /var/lib/prometheus/node-exporter/carouseld.prom"))
         }
+        if let directory = media.cacheDirectory, !directory.hasPrefix("/") {
+            issues.append(ConfigIssue(key: "cache_dir", message:
+                "\"\(directory)\" is not an absolute path; allowed e.g. /data/carouseld-cache (a writable partition)"))
+        }
         issues += schedule.tv.validate()
         if input.seat.isEmpty {
             issues.append(ConfigIssue(key: "seat", message: "\"\" is empty; allowed a seat name such as seat0"))
@@ -145,6 +149,9 @@ package struct MediaSettings: Sendable, Equatable {
     package var cacheMB: Int = 64
     /// Disk for decoded cards under the unit's CacheDirectory= (`CardCache`); 0 switches it off.
     package var diskCacheMB: Int = 256
+    /// `cache_dir`: the card cache and kept frames in this directory instead of the unit's
+    /// CacheDirectory= (a data partition that outlives an overlay root); read at start.
+    package var cacheDirectory: String?
     package init() {}
 }
 

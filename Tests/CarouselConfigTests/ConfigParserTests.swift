@@ -79,7 +79,7 @@ final class ConfigParserTests: XCTestCase {
 
     func testEveryKeyIsListedOnce() {
         XCTAssertEqual(ConfigKey.all.count, Set(ConfigKey.all.map(\.name)).count)
-        XCTAssertEqual(ConfigKey.all.count, 53, "a CarouselConfig or ShellSettings property was added or removed: map it here")
+        XCTAssertEqual(ConfigKey.all.count, 54, "a CarouselConfig or ShellSettings property was added or removed: map it here")
     }
 
     /// Each key given a value of the wrong type: one problem, on the key's line, naming the expected type.
@@ -92,7 +92,7 @@ final class ConfigParserTests: XCTestCase {
              "expected an integer, got floating-point number 2.5"),
             (["dots", "force_legacy", "touch", "keyboard", "pointer"], "\"yes\"",
              "expected true or false, got string \"yes\""),
-            (["seat", "media", "output", "mode", "metrics_file", "backlight", "cec"], "5", "expected a string, got integer 5"),
+            (["seat", "media", "output", "mode", "metrics_file", "cache_dir", "backlight", "cec"], "5", "expected a string, got integer 5"),
             (["card_width", "card_height"], "\"wide\"",
              "expected a number of pixels or a percentage string such as \"80%\", got string \"wide\""),
             (["card_width"], "true", "expected a number of pixels or a percentage string such as \"80%\", got bool true"),

@@ -59,11 +59,15 @@ package final class CardCache: CardCaching, @unchecked Sendable {
     static let pendingWriteBound = 8
     package let state: Locked<State>
 
+    /// At most this much whatever `disk_cache_mb` says: a cache in RAM (/run) must leave room.
+    package let ceilingMegabytes: Int
+
     /// nil, with one warning, when `directory` cannot be created or written (a read-only root):
     /// the daemon then decodes every card as without a cache, and never fails for it.
-    package init?(directory: String, megabytes: Int) {
+    package init?(directory: String, megabytes: Int, ceilingMegabytes: Int = .max) {
         self.directory = directory
-        state = Locked(State(limitBytes: max(0, megabytes) * 1_048_576))
+        self.ceilingMegabytes = ceilingMegabytes
+        state = Locked(State(limitBytes: min(max(0, megabytes), ceilingMegabytes) * 1_048_576))
         if let reason = Self.writeProblem(directory) {
             Log.warning("card cache: \(directory): \(reason); the card cache is off (cards are decoded from the originals)")
             return nil
@@ -72,7 +76,9 @@ package final class CardCache: CardCaching, @unchecked Sendable {
 
     package var isOn: Bool { state.withLock { $0.limitBytes > 0 && !$0.broken } }
 
-    package func setLimit(megabytes: Int) { state.withLock { $0.limitBytes = max(0, megabytes) * 1_048_576 } }
+    package func setLimit(megabytes: Int) {
+        state.withLock { $0.limitBytes = min(max(0, megabytes), ceilingMegabytes) * 1_048_576 }
+    }
 
     package func use(_ paths: [String], by owner: ObjectIdentifier) {
         let hashes = Set(paths.map { Self.hex(FNV.hash($0)) })
@@ -137,7 +143,7 @@ package final class CardCache: CardCaching, @unchecked Sendable {
     }
 
     /// Why nothing can be written into `directory`, or nil: created if missing, then a probe file.
-    private static func writeProblem(_ directory: String) -> String? {
+    package static func writeProblem(_ directory: String) -> String? {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST { return describe(errno: errno) }
         let probe = "\(directory)/.probe.\(getpid()).tmp"
         let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -18,6 +18,10 @@ final class Carousels {
     /// Proof of play: what each carousel showed, from when to when, to the journal.
     let plays: PlayLog
 
+    /// True while the card cache is under /run (its directory could not be written); nil
+    /// without a card cache (`DaemonCardCache`).
+    var cacheFallback: Bool?
+
     init(plan: ScreenPlan, carousels: [Carousel], shell: ShellSettings, clock: ClockTrust, loop: EventLoop) {
         self.plan = plan; all = carousels; self.clock = clock; time = loop.time
         plays = PlayLog(plan: plan, carousels: carousels, time: time)

@@ -93,11 +93,15 @@ final class DaemonRunner {
         }
     }
 
-    /// The first load: an invalid directory ends the start, naming every problem.
+    /// The first load: an invalid directory starts on the last good config when one was kept
+    /// (systemd's StateDirectory=, `$STATE_DIRECTORY/last-good-config`: a config cut
+    /// half-written by a power failure), else ends the start, naming every problem.
     private static func loadConfig(_ directory: String, notifier: Notifier, loop: EventLoop,
                                    events: AppEvents) throws -> LiveConfig {
+        let lastGood = getenv("STATE_DIRECTORY").flatMap { String(cString: $0).split(separator: ":").first }
+            .map { "\($0)/last-good-config" }
         do {
-            let live = try LiveConfig(directory: directory, notifier: notifier, loop: loop) { [unowned events] in
+            let live = try LiveConfig(directory: directory, lastGood: lastGood, notifier: notifier, loop: loop) { [unowned events] in
                 events.emit(.configLoaded)
             }
             let loaded = live.current
@@ -117,7 +121,8 @@ final class DaemonRunner {
         let plan = backend.plan
         // The engine clock (and the first auto-advance interval) starts just before the first frame.
         let now = loop.time.now()
-        let cache = CardCache.forDaemon(directory: options.cacheDirectory, shell: options.overriding(loaded.shell))
+        let opened = DaemonCardCache.open(commandLine: options.cacheDirectory, shell: options.overriding(loaded.shell))
+        let cache = opened.cache
         let all = try plan.groups.map { group in
             try Carousel(plan: group, layout: plan.layout, outputs: group.screens.map { backend.outputs[$0] },
                          rotations: group.screens.map(backend.rotation(ofScreen:)),
@@ -127,7 +132,9 @@ final class DaemonRunner {
                          loop: loop, events: events, now: now, cache: cache,
                          keptFrames: cache.map { $0.directory + "/frames" })
         }
-        return Carousels(plan: plan, carousels: all, shell: loaded.shell, clock: clock, loop: loop)
+        let carousels = Carousels(plan: plan, carousels: all, shell: loaded.shell, clock: clock, loop: loop)
+        carousels.cacheFallback = opened.fallback
+        return carousels
     }
 
     /// The playlist a carousel shows: its screen's own (independent), or the main one (the

@@ -94,7 +94,7 @@ struct RenderCommand: ParsableCommand {
             }
             wallClock = (schedule, start)
         }
-        let cache = cacheDir.flatMap { CardCache.forDaemon(directory: $0, shell: loaded.shell) }
+        let cache = cacheDir.flatMap { CardCache(directory: $0, megabytes: loaded.shell.media.diskCacheMB) }
         // The cards decoded here are written before the command exits (a worker writes them when idle).
         defer { cache?.writePending() }
         let renderer = try OfflineRenderer(config: preview.group.config, shell: loaded.shell, paths: items.map(\.path),

@@ -20,19 +20,3 @@ extension ImageStore {
     }
 
 }
-
-extension CardCache {
-    /// The daemon's cache: `--cache-dir`, else systemd's `$CACHE_DIRECTORY` (`CacheDirectory=`),
-    /// else none. `disk_cache_mb = 0` keeps it off until a reload sets a size.
-    static func forDaemon(directory commandLine: String?, shell: ShellSettings) -> CardCache? {
-        let fromSystemd = getenv("CACHE_DIRECTORY").map { String(cString: $0) }
-            // systemd joins several CacheDirectory= entries with ':'; ours is the first.
-            .flatMap { $0.split(separator: ":").first.map(String.init) }
-        guard let directory = commandLine ?? fromSystemd else {
-            Log.info("card cache: off (no CACHE_DIRECTORY from systemd and no --cache-dir)")
-            return nil
-        }
-        return CardCache(directory: directory, megabytes: shell.media.diskCacheMB)
-    }
-
-}

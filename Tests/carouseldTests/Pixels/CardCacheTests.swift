@@ -223,7 +223,8 @@ final class CardCacheTests: XCTestCase {
         var settings = ShellSettings()
         settings.media.diskCacheMB = 16
         let store = ImageStore(paths: [photo], spec: spec,
-                               cache: CardCache.forDaemon(directory: photo + "/cache", shell: settings))
+                               cache: DaemonCardCache.open(commandLine: photo + "/cache", shell: settings,
+                                                           environment: { [photo] in $0 == "RUNTIME_DIRECTORY" ? photo + "/run" : nil }).cache)
         store.waitUntilLoaded(indices: [0])
         XCTAssertNil(store.failure(at: 0))
         XCTAssertEqual(store.cachedCount, 1)
