@@ -33,7 +33,8 @@ for path in /usr/bin/carouseld $unitdir/carouseld.service $unitdir/carouseld-kio
             /usr/lib/sysusers.d/carouseld.conf \
             /etc/carouseld/carouseld.conf /usr/share/doc/carouseld/README.md /usr/share/doc/carouseld/configuration.md.gz \
             /usr/share/doc/carouseld/copyright /usr/share/doc/carouseld/changelog.gz \
-            /usr/share/doc/carouseld/examples/carouseld.conf /usr/share/man/man8/carouseld.8.gz; do
+            /usr/share/doc/carouseld/examples/carouseld.conf /usr/share/man/man8/carouseld.8.gz \
+            /usr/share/carouseld/prometheus/carouseld-rules.yml; do
   check "contains $path" grep -qx "$path" <<<"$files"
 done
 images=$(grep -c '^/etc/carouseld/images/.' <<<"$files")

@@ -47,6 +47,7 @@ final class Operations: OperationsState {
     // MARK: - OperationsState
 
     var screen: (on: Bool, reason: String) { power.state }
+    var screenScheduledOn: Bool { power.scheduledOn }
     var tv: TVPower? { power.screens.tv?.power }
     var daypartFile: String? { dayparts.file }
 

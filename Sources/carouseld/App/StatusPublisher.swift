@@ -4,6 +4,8 @@ import CarouselCore
 /// whether `ctl pause` holds the carousels.
 protocol OperationsState: AnyObject {
     var screen: (on: Bool, reason: String) { get }
+    /// What the screen schedule alone says now.
+    var screenScheduledOn: Bool { get }
     /// The TV's reported power (CEC); nil without a CEC adapter.
     var tv: TVPower? { get }
     /// The `[[playlist]]` file in force; nil for the main playlist.
@@ -34,7 +36,8 @@ final class StatusPublisher {
         self.stateFile = stateFile; time = loop.time
         startedAt = time.now()
         metrics = live.current.shell.reporting.metricsFile.map { path in
-            MetricsFile(path: path, loop: loop, status: { [unowned self] in status() })
+            MetricsFile(path: path, loop: loop, cacheFallback: { [unowned carousels] in carousels.cacheFallback },
+                        status: { [unowned self] in status() })
         }
     }
 
@@ -65,7 +68,8 @@ final class StatusPublisher {
         let outputs = carousels.all.map { group -> DaemonStatus.Carousel in
             let index = group.engine.selectedIndex
             return DaemonStatus.Carousel(output: group.plan.name, index: index + 1, count: group.items.count,
-                                         name: group.items.indices.contains(index) ? group.items[index].name : nil)
+                                         name: group.items.indices.contains(index) ? group.items[index].name : nil,
+                                         interval: group.config.interval)
         }
         let first = outputs[0]
         let loaded = live.current
@@ -74,7 +78,8 @@ final class StatusPublisher {
         return DaemonStatus(
             showing: .init(index: first.index, count: first.count, name: first.name, playlist: playlist,
                            outputs: outputs, failed: failedCards().nilIfEmpty),
-            display: .init(screen: screen.on ? "on" : "off", screenReason: screen.reason, tv: operations.tv?.rawValue,
+            display: .init(screen: screen.on ? "on" : "off", screenReason: screen.reason, screenScheduled: operations.screenScheduledOn ? "on" : "off",
+                           tv: operations.tv?.rawValue,
                            sync: carousels.syncs.first?.state(now: now), paused: operations.isPaused,
                            clock: carousels.clock.isTrusted ? DaemonStatus.Display.synchronised : DaemonStatus.Display.notSynchronised),
             process: .init(generation: generation, configError: live.controller.problems.first,

@@ -29,6 +29,9 @@ struct DaemonStatus: Codable, Equatable, Sendable {
         /// "on" or "off", and why ("scheduled", "ctl", "touch", "always").
         var screen: String
         var screenReason: String
+        /// "on" or "off": what the `[[screen]]` schedule alone says now (on without a schedule);
+        /// absent in older replies.
+        var screenScheduled: String? = nil
         /// The TV's power as it reports it over HDMI-CEC: "on", "standby" or "unknown" (no
         /// answer). Absent when no CEC adapter is used (`cec = "off"`, or none found).
         var tv: String? = nil
@@ -57,6 +60,8 @@ struct DaemonStatus: Codable, Equatable, Sendable {
         var index: Int
         var count: Int
         var name: String?
+        /// Seconds of rest before it pages by itself (0: never); absent in older replies.
+        var interval: Double? = nil
     }
 
     init(showing: Showing, display: Display, process: Process) {

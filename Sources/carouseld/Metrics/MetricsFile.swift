@@ -2,8 +2,7 @@ import CarouselCore
 import Glibc
 
 /// `metrics_file`: the Prometheus textfile that node-exporter's textfile collector serves
-/// (`/var/lib/prometheus/node-exporter/carouseld.prom`). Rewritten whole (temporary file, then
-/// rename) when the status changes, at most once a second, and every 15 s besides so memory,
+/// (`/var/lib/prometheus/node-exporter/carouseld.prom`). Rewritten whole (`WholeFile`) when the status changes, at most once a second, and every 15 s besides so memory,
 /// loop gap and the clock stay current and a stale file shows the daemon is gone.
 final class MetricsFile {
     static let minimumInterval = 1.0
@@ -11,14 +10,17 @@ final class MetricsFile {
 
     let path: String
     private let status: () -> DaemonStatus
+    /// Whether the card cache fell back to /run (nil: no card cache).
+    private let cacheFallback: () -> Bool?
     private let loop: EventLoop
     private var timer: LoopTimer?
     private var lastWrite: Double?
     private var history = ShowingHistory()
+    private let problems = WriteProblems()
 
     /// `status` is the daemon's status as `ctl status` gives it.
-    init(path: String, loop: EventLoop, status: @escaping () -> DaemonStatus) {
-        self.path = path; self.status = status; self.loop = loop
+    init(path: String, loop: EventLoop, cacheFallback: @escaping () -> Bool? = { nil }, status: @escaping () -> DaemonStatus) {
+        self.path = path; self.status = status; self.loop = loop; self.cacheFallback = cacheFallback
         timer = loop.timer("metrics file") { [unowned self] now in write(now: now) }
         Log.info("metrics: \(path) (Prometheus textfile format)")
     }
@@ -45,8 +47,9 @@ final class MetricsFile {
         }()
         let snapshot = MetricsSnapshot(status: current, decodeFailures: history.failureCount, lastPageChange: history.lastPageChange,
                                        clockSynchronised: current.display.clockSynchronised,
-                                       longestLoopGap: loop.longestAnimatingGapSoFar, residentBytes: PeakMemory.resident())
-        AtomicFile.write(Array(MetricsText.render(snapshot).utf8), to: path)
+                                       longestLoopGap: loop.longestAnimatingGapSoFar, residentBytes: PeakMemory.resident(),
+                                       health: BoxHealth.read(), cacheFallback: cacheFallback())
+        problems.note(WholeFile.write(Array(MetricsText.render(snapshot).utf8), to: path, mode: 0o640), path: path)
         timer?.schedule(at: now + Self.heartbeat)
     }
 

@@ -9,6 +9,11 @@ struct MetricsSnapshot {
     /// The event loop's longest gap while animating since the last SIGUSR1 figures.
     var longestLoopGap: Double
     var residentBytes: Int?
+    /// The power supply, file systems and card (issue 44): series only for the files there are.
+    var health = BoxHealth()
+    /// True while the card cache lives under /run because its directory could not be written;
+    /// nil without a card cache.
+    var cacheFallback: Bool? = nil
 }
 
 /// The Prometheus text format of node-exporter's textfile collector (`# HELP`, `# TYPE`, one
@@ -29,6 +34,14 @@ enum MetricsText {
         metric("carouseld_items", "gauge", "Pictures in the playlist shown.", carousels.map { ($0.labels, Double($0.carousel.count)) })
         one("carouseld_screen_on", "gauge", "1 while the screens are on, 0 while the schedule or ctl has them off.",
             m.status.display.screen == "on" ? 1 : 0)
+        if let scheduled = m.status.display.screenScheduled {
+            one("carouseld_screen_scheduled_on", "gauge", "1 while the screen schedule says on (always, without a schedule).",
+                scheduled == "on" ? 1 : 0)
+        }
+        let paging = carousels.compactMap { labelled in labelled.carousel.interval.map { (labels: labelled.labels, value: $0) } }
+        if !paging.isEmpty {
+            metric("carouseld_page_interval_seconds", "gauge", "Seconds of rest before a screen pages by itself (0: never).", paging)
+        }
         if let tv = m.status.display.tv {
             one("carouseld_tv_power", "gauge", "The TV's power as it reports it over HDMI-CEC: 1 on, 0 standby, -1 unknown (no answer).",
                 TVPower(rawValue: tv)?.metricValue ?? -1)
@@ -48,6 +61,11 @@ enum MetricsText {
         if let rss = m.residentBytes {
             one("carouseld_rss_bytes", "gauge", "Resident memory of the daemon.", Double(rss))
         }
+        if let fallback = m.cacheFallback {
+            one("carouseld_cache_fallback", "gauge", "1 while the card cache is under /run because its directory cannot be written.",
+                fallback ? 1 : 0)
+        }
+        out += HealthMetrics.render(m.health)
         return out
     }
 

@@ -69,6 +69,10 @@ final class PowerController {
     /// "on" or "off", and why.
     var state: (on: Bool, reason: String) { power.state(at: WallClock.now()) }
 
+    /// What the `[[screen]]` schedule alone says now (on without one, or while the clock is not
+    /// believed): a screen off while this is true was turned off by hand or failed to light.
+    var scheduledOn: Bool { !power.clockTrusted || power.scheduledOn(at: WallClock.now()) }
+
     private func configureBacklight(_ setting: String) {
         guard setting != backlightSetting else { return }
         let backlights = Backlight.resolve(setting, connectors: connectors)
