@@ -9,10 +9,11 @@ import Glibc
 /// | card cache entries, kept frames | `.replaced` | a checksum in the header is verified on read: a zero-length or torn entry (ext4's delayed allocation can leave a renamed file empty) is dropped with one log line and made again |
 /// | `state.json` | `.replaced` | on /run (tmpfs): nothing survives the boot |
 /// | `metrics_file` | `.replaced` | rewritten within a second of the next start; the series of a stale one are the alert rules' business |
+/// | the last good config (`LastGoodConfig`) | `.durable` | what the box shows when a cut left carouseld.conf half-written: it must be on the disk before the operator's next copy can be cut |
 ///
 /// `.durable` adds `fsync` of the file before the rename and of the directory after it: the
 /// write is on the disk when `write` returns. Only a file whose loss would change what the box
-/// shows needs that; none of the above does, and a sync per card would wear an SD card.
+/// shows needs that; a sync per card would wear an SD card for nothing a checksum cannot catch.
 package enum WholeFile {
     package enum Durability: Sendable { case replaced, durable }
 
