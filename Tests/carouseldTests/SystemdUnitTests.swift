@@ -78,9 +78,11 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertEqual(Set(values("DeviceAllow")), ["char-drm rw", "char-input rw", "char-fb rw", "char-cec rw"])
         XCTAssertEqual(values("ProtectSystem"), ["strict"])
         XCTAssertEqual(values("ReadOnlyPaths"), ["-/etc/carouseld"])
-        // The card cache's directory ($CACHE_DIRECTORY) and the control socket's ($RUNTIME_DIRECTORY):
-        // the only writable ones; the socket's group may enter the latter.
+        // The card cache's directory ($CACHE_DIRECTORY), the last good config's ($STATE_DIRECTORY)
+        // and the control socket's ($RUNTIME_DIRECTORY): the only writable ones; the socket's
+        // group may enter the latter.
         XCTAssertEqual(values("CacheDirectory"), ["carouseld"])
+        XCTAssertEqual(values("StateDirectory"), ["carouseld"])
         XCTAssertEqual(values("RuntimeDirectory"), ["carouseld"])
         XCTAssertEqual(values("RuntimeDirectoryMode"), ["0750"])
         XCTAssertEqual(values("CapabilityBoundingSet"), [""])
