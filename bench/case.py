@@ -81,3 +81,5 @@ class Case:
     # True: one run of its commands repeats the measurements ctx.runs times inside (a VM boot
     # runs the rounds in the guest, A and B in turn), so the runner runs it once.
     repeats_inside: bool = False
+    # True: over an hour (100 power cuts); run only when named with --only, never in the full run.
+    long: bool = False
