@@ -16,7 +16,8 @@
 # blacklisted; carouseld-late-display.timer loads it 20 s after boot); carouseld_test=kiosk boots
 # the kiosk image (carouseld-kiosk.service enabled instead of carouseld.service: cage on tty1);
 # carouseld_test=arm64 is the arm64 package on Debian 13 arm64 (qemu-system-aarch64, virtio-gpu):
-# the main run without the watchdog, proof-of-play and security parts, its timings printed only.
+# the main run without the watchdog, proof-of-play and security parts, its timings printed only;
+# carouseld_test=cut and =ro are the power cuts and the read-only root (tests/vm/power-cut-guest.sh).
 # Ends with `systemctl poweroff`.
 set -u
 X=/xchg
@@ -24,6 +25,8 @@ exec > >(tee -a $X/driver.out) 2>&1
 mode=main; grep -q 'carouseld_test=late' /proc/cmdline && mode=late
 grep -q 'carouseld_test=kiosk' /proc/cmdline && mode=kiosk
 grep -q 'carouseld_test=arm64' /proc/cmdline && mode=arm64
+grep -q 'carouseld_test=cut' /proc/cmdline && mode=cut
+grep -q 'carouseld_test=ro' /proc/cmdline && mode=ro
 full=1; [ $mode = arm64 ] && full=0
 
 check() { local name=$1; shift; if "$@"; then echo "PASS $name"; else echo "FAIL $name"; fi; }
@@ -55,6 +58,8 @@ waituntil() { local end=$((SECONDS + $1)); shift; until "$@"; do [ $SECONDS -lt 
 is_active() { [ "$(systemctl is-active carouseld)" = active ]; }
 status_is() { prop carouseld StatusText | grep -q "^$1"; }
 rest_refs=$(cd $X && ls refs/boot-rest-*.png)
+# The power cuts and the read-only root (Debian 13 root, its disk kept from boot to boot).
+if [ $mode = cut ] || [ $mode = ro ]; then . $X/power-cut-guest.sh; exit 0; fi
 # udev_figures: how the display node came to be usable at this boot: the kernel's card, udev's
 # coldplug (systemd-udev-trigger) and carouseld-coldplug.service (the display and input devices
 # triggered first), the node's last group change (udev's coldplug gives it again after

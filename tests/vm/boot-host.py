@@ -9,19 +9,30 @@ XCHG.
   compare FILE REF [OPTS...]   tests/vm/imgcmp.py compare (exit 0 when they match)
   compare-any FILE REF...      0 when FILE matches one of the REFs (prints which)
   console FILE                 tests/vm/imgcmp.py console: a text console's picture
+  cut SECONDS                  the power cut: QMP quit that many seconds from now (what the
+                               guest had not written out is lost); XCHG/cut-sent says when
+  expected DIR OUT             the screen the daemon must show for the config copied into
+                               XCHG/DIR (carouseld.conf, playlists, images/, last-good-config):
+                               `carouseld render` at 0 s of DIR when `carouseld check` passes,
+                               else of the last good copy (tests/vm/last_good.py); prints which
 
 usage: boot-host.py XCHG QMP-SOCKET      (runs until killed)
 """
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 IMGCMP = os.path.join(HERE, "imgcmp.py")
+LAST_GOOD = os.path.join(HERE, "last_good.py")
+# The package's binary on the host (vm-boot-tests), for the power cuts' references.
+CAROUSELD = os.environ.get("CAROUSELD_BIN", "carouseld")
 
 
 def qmp(sock_path, cmd, args=None):
@@ -45,6 +56,32 @@ def qmp(sock_path, cmd, args=None):
 def imgcmp(a, b, opts):
     p = subprocess.run([sys.executable, IMGCMP, "compare", a, b, *opts], capture_output=True, text=True)
     return p.returncode, (p.stdout + p.stderr).strip()
+
+
+def expected(conf, out):
+    """The render of what the daemon must show for the config directory copied to CONF."""
+    run = lambda *a: subprocess.run([CAROUSELD, *a], capture_output=True, text=True)
+    source, which = conf, "the config on disk"
+    checked = run("check", "--config", conf, "--size", "1280x800")
+    # A picture that fails to decode (copied in place, cut short) is skipped, as the daemon
+    # skips it; only a config that does not load sends the daemon to its last good copy.
+    problems = [l for l in (checked.stdout + checked.stderr).splitlines() if "error:" in l and "error: skipping" not in l]
+    if problems:
+        good = conf + "-last-good"
+        shutil.rmtree(good, ignore_errors=True)
+        os.makedirs(good)
+        p = subprocess.run([sys.executable, LAST_GOOD, "unpack", os.path.join(conf, "last-good-config"), good],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            return 1, f"the config on disk is invalid ({problems[0]}) and no last good copy: {p.stdout.strip()}"
+        # Its relative paths are the real directory's: the pictures are there.
+        os.symlink(os.path.join(conf, "images"), os.path.join(good, "images"))
+        source, which = good, "the last good config (the one on disk is invalid)"
+    shutil.rmtree(out, ignore_errors=True)
+    rendered = run("render", "--config", source, "--size", "1280x800", "--at", "0", "--out", out)
+    if rendered.returncode != 0:
+        return 1, f"render of {which}: {rendered.stderr.strip()[-300:]}"
+    return 0, which
 
 
 def handle(xchg, qmp_sock, argv):
@@ -72,6 +109,15 @@ def handle(xchg, qmp_sock, argv):
             if rc == 0:
                 return 0, f"{os.path.basename(ref)}: {detail}"
         return 1, f"none of {len(argv) - 2} references (last: {detail})"
+    if argv[0] == "cut":
+        def quit_now():
+            with open(path("cut-sent"), "w") as f:
+                f.write(f"{time.time():.3f}\n")
+            qmp(qmp_sock, "quit")
+        threading.Timer(float(argv[1]), quit_now).start()
+        return 0, f"the power goes in {float(argv[1]):.2f} s"
+    if argv[0] == "expected":
+        return expected(path(argv[1]), path(argv[2]))
     if argv[0] == "jit":
         # How often TCG flushed its translation cache: a flush stalls the whole guest.
         info = qmp(qmp_sock, "human-monitor-command", {"command-line": "info jit"})

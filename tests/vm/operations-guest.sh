@@ -15,9 +15,13 @@ TOUCH="carousel test touchscreen"
 
 . "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
 rss() { awk '/^VmRSS/ { print $2 }' /proc/"$pid"/status; }
+# The card cache where systemd would put it, but unwritable (under a regular file, as under a
+# read-only root): the daemon falls back to its runtime directory.
+: > /tmp/ops/readonly; mkdir -p /tmp/ops/run
 start() {  # start NAME: the daemon on $conf with the control socket
   rm -f $control
-  CAROUSELD_DEBUG=1 "$bin" run --config $conf --control $control > "$out/$1.log" 2>&1 &
+  CACHE_DIRECTORY=/tmp/ops/readonly/cache RUNTIME_DIRECTORY=/tmp/ops/run \
+    CAROUSELD_DEBUG=1 "$bin" run --config $conf --control $control > "$out/$1.log" 2>&1 &
   pid=$!
   waitfor "control socket" "$out/$1.log" 60
 }
@@ -83,6 +87,33 @@ cp $conf/carouseld.conf /tmp/ops/good.conf; echo 'interval = "soon"' >> $conf/ca
 checked "metrics: an invalid edit sets carouseld_config_error" scraped carouseld_config_error 1 10
 cp /tmp/ops/good.conf $conf/carouseld.conf
 checked "metrics: the edit undone clears it" scraped carouseld_config_error 0 10
+checked "metrics: the schedule's word (none: always on)" scraped carouseld_screen_scheduled_on 1
+checked "metrics: the paging interval" scraped 'carouseld_page_interval_seconds{output="default"}' 3600
+line=$(grep -m1 'card cache: /tmp/ops/readonly/cache' "$out/ctl.log")
+check "an unwritable cache directory falls back to the runtime directory, said once (${line:-no line})" \
+  sh -c "[ \$(grep -c 'readonly/cache' '$out/ctl.log') = 1 ] && grep -q 'using /tmp/ops/run/cache instead' '$out/ctl.log'"
+checked "metrics: carouseld_cache_fallback 1" scraped carouseld_cache_fallback 1
+
+echo "## the box's health"
+# A real ext4 file system (a loop device; the guest's root is 9p), and a real error in it: the
+# kernel's own test hook (trigger_fs_error) counts it and, with errors=remount-ro, turns the
+# superblock read-only. The series come with the next metrics write (15 s heartbeat).
+modprobe loop 2>/dev/null
+fs=/tmp/ops/fs; mkdir -p $fs; truncate -s 8M /tmp/ops/fs.img; mkfs.ext4 -q -F /tmp/ops/fs.img
+if mount -o loop,errors=remount-ro /tmp/ops/fs.img $fs; then
+  dev=$(basename "$(findmnt -no SOURCE $fs)")
+  labels="{device=\"$dev\",mountpoint=\"$fs\"}"
+  checked "health: the ext4 file system's error count is served (0)" scraped "carouseld_filesystem_errors$labels" 0 40
+  checked "health: it is read-write" scraped "carouseld_filesystem_read_only$labels" 0
+  echo "carouseld test error" > /sys/fs/ext4/$dev/trigger_fs_error
+  checked "health: an ext4 error is counted" scraped "carouseld_filesystem_errors$labels" 1 40
+  checked "health: the kernel's remount read-only after it is seen" scraped "carouseld_filesystem_read_only$labels" 1 40
+  check "metrics: promtool check metrics passes with the health series" promtool check metrics < $metrics/carouseld.prom
+  grep -E '^carouseld_(filesystem|under_voltage|mmc|cache)' $metrics/carouseld.prom | sed 's/^/  /'
+  umount $fs
+else
+  echo "FAIL health: could not mount an ext4 loop file system"
+fi
 
 echo "## 1000 malformed requests and 100 clients at once"
 before=$(rss)
