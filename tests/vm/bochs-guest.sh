@@ -48,11 +48,6 @@ run operations tests/vm/operations-guest.sh "$bin" "$out"
 run fade tests/vm/fade-guest.sh "$bin" "$out"
 run pan tests/vm/pan-guest.sh "$bin" "$out"
 run cec tests/vm/cec-guest.sh "$bin" "$out"
-# The soak, with SOAK_SECONDS (scripts/vm-tests passes it): before the clock is stepped.
-if [ -n "${SOAK_SECONDS:-}" ]; then
-  mkdir -p "$out/soak"
-  limit=$((SOAK_SECONDS + 300)) run soak tests/vm/soak-guest.sh "$bin" "$out/soak" "$SOAK_SECONDS"
-fi
 # These two step the guest clock: last but one.
 run clock tests/vm/clock-guest.sh "$bin" "$out"
 run sync tests/vm/sync-guest.sh "$bin" "$out"
