@@ -1,4 +1,5 @@
-import Foundation
+// FoundationEssentials, not Foundation: the whole of Foundation links ICU in (44 MB more).
+import FoundationEssentials
 
 /// The box's health as the kernel reports it, for the operator's alerts (issue 44): the power
 /// supply, the file systems and the SD or eMMC card. Each figure exists only where the board
@@ -53,7 +54,7 @@ struct BoxHealth: Equatable {
         var result: [FileSystem] = []
         for line in mountinfo.split(separator: "\n") {
             // "36 25 179:2 / / rw,noatime shared:1 - ext4 /dev/root rw": after " - " the type.
-            let halves = line.components(separatedBy: " - ")
+            let halves = line.split(separator: " - ", maxSplits: 1, omittingEmptySubsequences: false)
             let after = halves.count == 2 ? halves[1].split(separator: " ") : []
             guard after.count >= 3, after[0] == "ext4" else { continue }
             let fields = halves[0].split(separator: " ").map(String.init)
@@ -94,8 +95,8 @@ struct BoxHealth: Equatable {
     /// A sysfs attribute without surrounding blanks: its first word, or the whole line.
     private static func text(_ path: String, whole: Bool = false) -> String? {
         guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        let line = contents.trimmingCharacters(in: .whitespacesAndNewlines)
-        return whole ? line : line.split(separator: " ").first.map(String.init)
+        let words = contents.split(whereSeparator: \.isWhitespace)
+        return whole ? words.joined(separator: " ") : words.first.map(String.init)
     }
 
     /// "0x0b" or "0b" as 11.
@@ -105,6 +106,6 @@ struct BoxHealth: Equatable {
 
     /// mountinfo writes a space in a path as \040.
     private static func unescaped(_ path: String) -> String {
-        path.replacingOccurrences(of: "\\040", with: " ")
+        path.split(separator: "\\040", omittingEmptySubsequences: false).joined(separator: " ")
     }
 }
