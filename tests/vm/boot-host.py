@@ -9,8 +9,9 @@ XCHG.
   compare FILE REF [OPTS...]   tests/vm/imgcmp.py compare (exit 0 when they match)
   compare-any FILE REF...      0 when FILE matches one of the REFs (prints which)
   console FILE                 tests/vm/imgcmp.py console: a text console's picture
-  cut SECONDS                  the power cut: QMP quit that many seconds from now (what the
-                               guest had not written out is lost); XCHG/cut-sent says when
+  cut N                        the power cut of boot N: QMP quit at a random instant 0.5-8.5 s
+                               from now (seeded by N; what the guest had not written out is
+                               lost); XCHG/cut-sent says when
   expected DIR OUT             the screen the daemon must show for the config copied into
                                XCHG/DIR (carouseld.conf, playlists, images/, last-good-config):
                                `carouseld render` at 0 s of DIR when `carouseld check` passes,
@@ -20,6 +21,7 @@ usage: boot-host.py XCHG QMP-SOCKET      (runs until killed)
 """
 import json
 import os
+import random
 import re
 import shutil
 import socket
@@ -110,12 +112,15 @@ def handle(xchg, qmp_sock, argv):
                 return 0, f"{os.path.basename(ref)}: {detail}"
         return 1, f"none of {len(argv) - 2} references (last: {detail})"
     if argv[0] == "cut":
+        delay = random.Random(f"power cut {argv[1]}").uniform(0.5, 8.5)
+        print(f"boot-host: power cut of boot {argv[1]} in {delay:.2f} s", flush=True)
+
         def quit_now():
             with open(path("cut-sent"), "w") as f:
                 f.write(f"{time.time():.3f}\n")
             qmp(qmp_sock, "quit")
-        threading.Timer(float(argv[1]), quit_now).start()
-        return 0, f"the power goes in {float(argv[1]):.2f} s"
+        threading.Timer(delay, quit_now).start()
+        return 0, f"the power goes in {delay:.2f} s"
     if argv[0] == "expected":
         return expected(path(argv[1]), path(argv[2]))
     if argv[0] == "jit":
