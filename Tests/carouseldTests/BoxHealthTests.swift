@@ -37,12 +37,15 @@ final class BoxHealthTests: XCTestCase {
             24 22 179:2 / /media/root\\040copy ro,relatime shared:3 - ext4 /dev/root ro,errors=remount-ro
             25 22 179:1 / /boot/firmware rw,relatime shared:4 - vfat /dev/mmcblk0p1 rw
             26 22 8:1 / /data ro,relatime shared:5 - ext4 /dev/sda1 rw,data=ordered
+            27 22 7:0 / /srv/cut rw,relatime shared:6 - ext4 /dev/loop0 rw,errors=remount-ro,emergency_ro
 
             """)
         try link("/sys/dev/block/179:2", to: "../../devices/platform/emmc2bus/mmc_host/mmc0/mmc0:aaaa/block/mmcblk0/mmcblk0p2")
         try link("/sys/dev/block/8:1", to: "../../devices/usb/sda/sda1")
         try write("/sys/fs/ext4/mmcblk0p2/errors_count", "3\n")
         try write("/sys/fs/ext4/sda1/errors_count", "0\n")
+        try link("/sys/dev/block/7:0", to: "../../devices/virtual/block/loop0")
+        try write("/sys/fs/ext4/loop0/errors_count", "1\n")
         try write("/sys/class/mmc_host/mmc0/mmc0:aaaa/life_time", "0x02 0x0b\n")
         try write("/sys/class/mmc_host/mmc0/mmc0:aaaa/pre_eol_info", "0x01\n")
         try write("/sys/class/mmc_host/mmc1/mmc1:0001/name", "wifi\n")   // an SDIO card: no wear figures
@@ -57,6 +60,8 @@ final class BoxHealthTests: XCTestCase {
             .init(device: "mmcblk0p2", mountPoint: "/media/root-ro", errors: 3, readOnly: true),
             // Mounted read-only by the unit's namespace, but its superblock is read-write.
             .init(device: "sda1", mountPoint: "/data", errors: 0, readOnly: false),
+            // Linux 6.x's remount after an error (errors=remount-ro), seen on the real kernel.
+            .init(device: "loop0", mountPoint: "/srv/cut", errors: 1, readOnly: true),
         ])
         XCTAssertEqual(health.cards, [.init(device: "mmc0:aaaa", lifeTimeA: 2, lifeTimeB: 11, preEOL: 1)])
 
@@ -66,8 +71,10 @@ final class BoxHealthTests: XCTestCase {
             "carouseld_under_voltage_since_boot 1",
             "carouseld_filesystem_errors{device=\"mmcblk0p2\",mountpoint=\"/media/root-ro\"} 3",
             "carouseld_filesystem_errors{device=\"sda1\",mountpoint=\"/data\"} 0",
+            "carouseld_filesystem_errors{device=\"loop0\",mountpoint=\"/srv/cut\"} 1",
             "carouseld_filesystem_read_only{device=\"mmcblk0p2\",mountpoint=\"/media/root-ro\"} 1",
             "carouseld_filesystem_read_only{device=\"sda1\",mountpoint=\"/data\"} 0",
+            "carouseld_filesystem_read_only{device=\"loop0\",mountpoint=\"/srv/cut\"} 1",
             "carouseld_mmc_life_time{device=\"mmc0:aaaa\",type=\"A\"} 2",
             "carouseld_mmc_life_time{device=\"mmc0:aaaa\",type=\"B\"} 11",
             "carouseld_mmc_pre_eol_info{device=\"mmc0:aaaa\"} 1",

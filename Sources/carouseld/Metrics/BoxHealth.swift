@@ -67,9 +67,10 @@ struct BoxHealth: Equatable {
             seen.insert(device)
             // The superblock's options, not the mount's: the unit's ProtectSystem=strict mounts
             // everything read-only in its namespace, while the kernel's remount after errors
-            // turns the superblock read-only.
+            // turns the superblock read-only ("ro"; since Linux 6.x ext4 says "emergency_ro").
+            let superOptions = after[2].split(separator: ",")
             result.append(FileSystem(device: device, mountPoint: unescaped(fields[4]), errors: errors,
-                                     readOnly: after[2].split(separator: ",").contains("ro")))
+                                     readOnly: superOptions.contains("ro") || superOptions.contains("emergency_ro")))
         }
         return result
     }
