@@ -6,6 +6,7 @@
 #ifndef CLINUX_SHIM_H
 #define CLINUX_SHIM_H
 #include <linux/input-event-codes.h>
+#include <errno.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <sys/eventfd.h>
@@ -28,9 +29,13 @@ static inline int carouseld_name_this_thread(const char *name) {
 }
 
 // gettid needs _GNU_SOURCE, which Swift's Glibc module is not built with: makes the calling
-// thread (alone: Linux keeps nice per thread) nicer by `nice`.
-static inline int carouseld_renice_this_thread(int nice) {
-    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+// thread (alone: Linux keeps nice per thread) `steps` nicer than it is, at most 19.
+static inline int carouseld_renice_this_thread(int steps) {
+    id_t tid = (id_t)syscall(SYS_gettid);
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, tid);
+    if (now == -1 && errno != 0) return -1;
+    return setpriority(PRIO_PROCESS, tid, now + steps > 19 ? 19 : now + steps);
 }
 // struct timex's status bits and the TIME_* states are macros Swift cannot import: 1 when the
 // kernel says the clock is synchronised (NTP), 0 when not, -1 when adjtimex is refused (a

@@ -47,8 +47,10 @@ package enum DetachedThread {
     /// while a compositor and the animation take the CPU would leave a card empty.
     package static let backgroundNice: Int32 = 5
 
-    /// Lowers the calling thread to `backgroundNice`: a thread started at the loop's priority
-    /// for urgent work (the first frame's decodes) once that work is done.
+    /// Lowers the calling thread `backgroundNice` steps below where it is (the loop's priority it
+    /// was started at; at most 19): a thread started for urgent work (the first frame's decodes)
+    /// once that work is done. Relative, not absolute: under the unit's Nice=-5 an absolute 5 was
+    /// ten steps, and in a process already at nice 19 (a niced test run) it raised the thread.
     package static func makeThisThreadBackground() { _ = carouseld_renice_this_thread(backgroundNice) }
 
     /// `background`: decodes and loads, which must never hold up a frame.
