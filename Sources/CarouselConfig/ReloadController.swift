@@ -43,7 +43,7 @@ package final class ReloadController {
     /// nil (said once) when there is none or it does not load.
     private static func loadLastGood(_ path: String, directory: String) -> LoadedConfig? {
         guard access(path, F_OK) == 0 else { return nil }
-        let base = getenv("RUNTIME_DIRECTORY").flatMap { String(cString: $0).split(separator: ":").first.map(String.init) } ?? "/tmp"
+        let base = UnitDirectory.first("RUNTIME_DIRECTORY") ?? "/tmp"
         let files = "\(base)/last-good-config.\(getpid())"
         do {
             try LastGoodConfig.restore(from: path, into: files)

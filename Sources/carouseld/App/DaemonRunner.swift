@@ -98,8 +98,7 @@ final class DaemonRunner {
     /// half-written by a power failure), else ends the start, naming every problem.
     private static func loadConfig(_ directory: String, notifier: Notifier, loop: EventLoop,
                                    events: AppEvents) throws -> LiveConfig {
-        let lastGood = getenv("STATE_DIRECTORY").flatMap { String(cString: $0).split(separator: ":").first }
-            .map { "\($0)/last-good-config" }
+        let lastGood = UnitDirectory.first("STATE_DIRECTORY").map { "\($0)/last-good-config" }
         do {
             let live = try LiveConfig(directory: directory, lastGood: lastGood, notifier: notifier, loop: loop) { [unowned events] in
                 events.emit(.configLoaded)

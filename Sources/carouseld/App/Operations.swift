@@ -105,10 +105,7 @@ final class Operations: OperationsState {
     /// `--control`, else systemd's RuntimeDirectory=, else /run/carouseld when it can be written.
     static func controlPath(_ option: String?) -> String? {
         if let option { return option }
-        if let runtime = getenv("RUNTIME_DIRECTORY").map({ String(cString: $0) }), !runtime.isEmpty {
-            // Several directories are separated by ':'; the first is ours.
-            return String(runtime.split(separator: ":").first ?? Substring(runtime)) + "/control"
-        }
+        if let runtime = UnitDirectory.first("RUNTIME_DIRECTORY") { return runtime + "/control" }
         return access("/run/carouseld", W_OK) == 0 ? "/run/carouseld/control" : nil
     }
 

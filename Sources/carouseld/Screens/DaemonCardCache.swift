@@ -18,8 +18,7 @@ struct DaemonCardCache {
 
     static func open(commandLine: String?, shell: ShellSettings,
                      environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) -> DaemonCardCache {
-        // systemd joins several CacheDirectory= (RuntimeDirectory=) entries with ':'; ours is the first.
-        func first(_ name: String) -> String? { environment(name).flatMap { $0.split(separator: ":").first.map(String.init) } }
+        func first(_ name: String) -> String? { UnitDirectory.first(name, environment: environment) }
         guard let directory = commandLine ?? shell.media.cacheDirectory ?? first("CACHE_DIRECTORY") else {
             Log.info("card cache: off (no CACHE_DIRECTORY from systemd, no cache_dir and no --cache-dir)")
             return DaemonCardCache(cache: nil, fallback: nil)
