@@ -18,8 +18,8 @@ final class Carousels {
     /// Proof of play: what each carousel showed, from when to when, to the journal.
     let plays: PlayLog
 
-    /// True while the card cache is under /run (its directory could not be written); nil
-    /// without a card cache (`DaemonCardCache`).
+    /// True when the card cache is under /run (its directory could not be written); nil
+    /// without a card cache (`DaemonCardCache`). Decided at start.
     var cacheFallback: Bool?
 
     init(plan: ScreenPlan, carousels: [Carousel], shell: ShellSettings, clock: ClockTrust, loop: EventLoop) {

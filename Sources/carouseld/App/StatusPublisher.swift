@@ -36,8 +36,7 @@ final class StatusPublisher {
         self.stateFile = stateFile; time = loop.time
         startedAt = time.now()
         metrics = live.current.shell.reporting.metricsFile.map { path in
-            MetricsFile(path: path, loop: loop, cacheFallback: { [unowned carousels] in carousels.cacheFallback },
-                        status: { [unowned self] in status() })
+            MetricsFile(path: path, loop: loop, cacheFallback: carousels.cacheFallback, status: { [unowned self] in status() })
         }
     }
 

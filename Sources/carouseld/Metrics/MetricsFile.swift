@@ -10,8 +10,8 @@ final class MetricsFile {
 
     let path: String
     private let status: () -> DaemonStatus
-    /// Whether the card cache fell back to /run (nil: no card cache).
-    private let cacheFallback: () -> Bool?
+    /// Whether the card cache fell back to /run (nil: no card cache); decided at start.
+    private let cacheFallback: Bool?
     private let loop: EventLoop
     private var timer: LoopTimer?
     private var lastWrite: Double?
@@ -19,7 +19,7 @@ final class MetricsFile {
     private let problems = WriteProblems()
 
     /// `status` is the daemon's status as `ctl status` gives it.
-    init(path: String, loop: EventLoop, cacheFallback: @escaping () -> Bool? = { nil }, status: @escaping () -> DaemonStatus) {
+    init(path: String, loop: EventLoop, cacheFallback: Bool? = nil, status: @escaping () -> DaemonStatus) {
         self.path = path; self.status = status; self.loop = loop; self.cacheFallback = cacheFallback
         timer = loop.timer("metrics file") { [unowned self] now in write(now: now) }
         Log.info("metrics: \(path) (Prometheus textfile format)")
@@ -48,7 +48,7 @@ final class MetricsFile {
         let snapshot = MetricsSnapshot(status: current, decodeFailures: history.failureCount, lastPageChange: history.lastPageChange,
                                        clockSynchronised: current.display.clockSynchronised,
                                        longestLoopGap: loop.longestAnimatingGapSoFar, residentBytes: PeakMemory.resident(),
-                                       health: BoxHealth.read(), cacheFallback: cacheFallback())
+                                       health: BoxHealth.read(), cacheFallback: cacheFallback)
         problems.note(WholeFile.write(Array(MetricsText.render(snapshot).utf8), to: path, mode: 0o640), path: path)
         timer?.schedule(at: now + Self.heartbeat)
     }
