@@ -21,13 +21,14 @@ struct MetricsSnapshot {
 /// tests and `promtool check metrics` read what this makes.
 enum MetricsText {
     static func render(_ m: MetricsSnapshot) -> String {
-        var out = ""
+        var writer = PrometheusWriter()
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Double)]) {
-            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
-            for sample in samples { out += name + sample.labels + " " + number(sample.value) + "\n" }
+            writer.metric(name, type, help, samples)
         }
         func one(_ name: String, _ type: String, _ help: String, _ value: Double) { metric(name, type, help, [("", value)]) }
-        let carousels = m.status.showing.outputs.map { (labels: "{output=\"\(escaped($0.output.isEmpty ? "default" : $0.output))\"}", carousel: $0) }
+        let carousels = m.status.showing.outputs.map {
+            (labels: PrometheusWriter.labels([("output", $0.output.isEmpty ? "default" : $0.output)]), carousel: $0)
+        }
         one("carouseld_up", "gauge", "1 while carouseld runs (the file's age says when it stopped).", 1)
         metric("carouseld_item_index", "gauge", "1-based position of the picture on screen in its playlist.",
                carousels.map { ($0.labels, Double($0.carousel.index)) })
@@ -65,8 +66,23 @@ enum MetricsText {
             one("carouseld_cache_fallback", "gauge", "1 while the card cache is under /run because its directory cannot be written.",
                 fallback ? 1 : 0)
         }
-        out += HealthMetrics.render(m.health)
-        return out
+        return writer.text + HealthMetrics.render(m.health)
+    }
+}
+
+/// The text format's pieces, for `MetricsText` and `HealthMetrics`: each metric introduced once
+/// by its HELP and TYPE, one sample a line.
+struct PrometheusWriter {
+    private(set) var text = ""
+
+    mutating func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Double)]) {
+        text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        for sample in samples { text += name + sample.labels + " " + Self.number(sample.value) + "\n" }
+    }
+
+    /// `{key="value",...}`, the values escaped.
+    static func labels(_ pairs: [(String, String)]) -> String {
+        "{" + pairs.map { "\($0.0)=\"\(escaped($0.1))\"" }.joined(separator: ",") + "}"
     }
 
     /// Integers without a fraction; others as Swift prints them (Prometheus reads both).
