@@ -55,4 +55,4 @@ limit=$((120 + 60 * ${RACE_ROUNDS:-1})) run race tests/vm/race-guest.sh "$bin" "
 # Last: it loads vkms and unbinds bochs. It takes 4 to 6 minutes; its limit keeps the boot within
 # scripts/vm-tests' timeout for it, so the checks before it are still counted if it hangs.
 # CPU_ROUNDS adds two minutes a round.
-[ -z "${VM_VKMS_KO:-}" ] || limit=$((360 + 120 * ${CPU_ROUNDS:-1})) run planes tests/vm/planes-guest.sh "$bin" "$out"
+[ -z "${VM_VKMS_KO:-}" ] || limit=$((360 + 120 * ${CPU_ROUNDS:-0})) run planes tests/vm/planes-guest.sh "$bin" "$out"
