@@ -10,7 +10,7 @@ XCHG.
   compare-any FILE REF...      0 when FILE matches one of the REFs (prints which)
   console FILE                 tests/vm/imgcmp.py console: a text console's picture
   cut N                        the power cut of boot N: QMP quit at a random instant 0.5-8.5 s
-                               from now (seeded by N; what the guest had not written out is
+                               from now (seeded by CUT_SEED and N; what the guest had not written out is
                                lost); XCHG/cut-sent says when
   expected DIR OUT             the screen the daemon must show for the config copied into
                                XCHG/DIR (carouseld.conf, playlists, images/, last-good-config):
@@ -112,8 +112,11 @@ def handle(xchg, qmp_sock, argv):
                 return 0, f"{os.path.basename(ref)}: {detail}"
         return 1, f"none of {len(argv) - 2} references (last: {detail})"
     if argv[0] == "cut":
-        delay = random.Random(f"power cut {argv[1]}").uniform(0.5, 8.5)
-        print(f"boot-host: power cut of boot {argv[1]} in {delay:.2f} s", flush=True)
+        # CUT_SEED (scripts/vm-boot-tests: the commit) moves the instants from one commit to
+        # the next, and a failed cut is made again with the seed it printed.
+        seed = os.environ.get("CUT_SEED", "")
+        delay = random.Random(f"power cut {seed} {argv[1]}").uniform(0.5, 8.5)
+        print(f"boot-host: power cut of boot {argv[1]} in {delay:.2f} s (CUT_SEED={seed})", flush=True)
 
         def quit_now():
             with open(path("cut-sent"), "w") as f:
