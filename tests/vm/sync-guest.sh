@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Guest side of the wall-clock sync check (issue 15), in the bochs-drm boot of scripts/vm-tests:
-# the daemon with sync = "wallclock" (5 s per picture from 2026-01-01T00:00:00Z) must show the
+# the daemon with sync = "wallclock" (10 s per picture from 2026-01-01T00:00:00Z) must show the
 # picture the clock says, and re-align at once when the clock is stepped with `date -s`, forward
-# and back. The oracle is plain arithmetic here ((now - epoch) mod 25 s, 5 s a picture), read
+# and back. The oracle is plain arithmetic here ((now - epoch) mod 50 s, 10 s a picture), read
 # against the screen with tests/vm/touch_screen_colour.py. Prints one PASS/FAIL line per check.
 # usage (in the guest): tests/vm/sync-guest.sh BINARY OUT
 set -u
@@ -10,17 +10,20 @@ bin=$1 out=$2/sync
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"; rm -f "$out"/*
 conf=/tmp/sync-conf; mkdir -p $conf
-printf 'interval = 5\nmedia = "%s"\nsync = "wallclock"\nepoch = "2026-01-01T00:00:00Z"\n' \
+# 10 s a picture: a screendump bracketed by two clock readings must fall within one picture's
+# window, away from its change; under a loaded host a screendump took 4 s and more, which 5 s
+# pictures left too little room for.
+printf 'interval = 10\nmedia = "%s"\nsync = "wallclock"\nepoch = "2026-01-01T00:00:00Z"\n' \
   "$repo/config/example/images" > $conf/carouseld.conf
 EPOCH=1767225600
 
 . "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
 now() { date +%s.%N; }
-# expected T: the slide shown at wall time T; "edge" within 0.8 s of a change (the move may run)
+# expected T: the slide shown at wall time T; "edge" within 1 s of a change (the move may run)
 expected() {
   /usr/bin/python3 -c "
-import sys; t = float(sys.argv[1]) - $EPOCH; within = t % 5
-print('edge' if within < 0.3 or within > 4.2 else 'slide%d' % (int((t % 25) // 5) + 1))" "$1"
+import sys; t = float(sys.argv[1]) - $EPOCH; within = t % 10
+print('edge' if within < 0.5 or within > 9.0 else 'slide%d' % (int((t % 50) // 10) + 1))" "$1"
 }
 # on_clock NAME SAMPLES SECONDS: SAMPLES screendumps away from a change all show the clock's slide
 on_clock() {
@@ -40,10 +43,11 @@ on_clock() {
 # the check reads the cut, not a move); the screen shows the clock's slide at once
 step() {
   local name=$1 by=$2 lines t got want
-  t=$(/usr/bin/python3 -c "import sys; t = float(sys.argv[1]) + $by; print('%.3f' % (t - (t - $EPOCH) % 5 + 2.5))" "$(now)")
+  t=$(/usr/bin/python3 -c "import sys; t = float(sys.argv[1]) + $by; print('%.3f' % (t - (t - $EPOCH) % 10 + 5))" "$(now)")
   lines=$(wc -l < "$out/daemon.log")
   date -s "@$t" > /dev/null
-  for _ in $(seq 1 30); do tail -n +"$lines" "$out/daemon.log" | grep -q "the wall clock was set" && break; sleep 0.1; done
+  # A hang detector: the daemon hears of the step at once (timerfd's cancel-on-set); 10 s of room.
+  for _ in $(seq 1 100); do tail -n +"$lines" "$out/daemon.log" | grep -q "the wall clock was set" && break; sleep 0.1; done
   check "$name: the daemon noticed the clock step" sh -c "tail -n +$lines '$out/daemon.log' | grep -q 'the wall clock was set'"
   # The clock's slide at the screendump's own time (bracketed: before and after it agree, away
   # from a change), not at the time set, which is already past when the screendump is taken.
