@@ -103,6 +103,16 @@ if [ $mode = late ]; then
   echo "  NRestarts=$n, starts in the journal: $starts, state $(systemctl is-active carouseld), MainPID $(prop carouseld MainPID)"
   check "late display: carouseld did not restart (NRestarts=0, one start)" [ "$n" = 0 -a "$starts" = 1 ]
   check "late display: carouseld.service active" is_active
+  if grep -q 'overlayroot=tmpfs' /proc/cmdline; then
+    # Raspberry Pi OS's overlay file system: the daemon writes its card cache above the disk,
+    # as on any root, and never falls back to /run.
+    echo "  root: $(findmnt -no SOURCE,FSTYPE,OPTIONS / | cut -c1-160)"
+    check "overlay root: / is overlayroot's overlay (the disk below it read-only)" \
+      sh -c '[ "$(findmnt -no FSTYPE /)" = overlay ] && findmnt -no OPTIONS /media/root-ro | grep -q "^ro"'
+    cache_on_overlay() { waituntil 30 sh -c 'find /var/cache/carouseld -type f | grep -q .' &&
+                           ! journalctl -b -u carouseld -o cat --no-pager | grep -q "instead (in RAM"; }
+    check "overlay root: the card cache is written to /var/cache/carouseld, no fallback to /run" cache_on_overlay
+  fi
   exec_us=$(prop carouseld ExecMainStartTimestampMonotonic) ready_us=$(prop carouseld ActiveEnterTimestampMonotonic)
   echo "  kernel start -> exec $(mono "$exec_us") s, -> READY=1 $(mono "$ready_us") s (exec -> READY $(mono $((ready_us - exec_us))) s; READY comes before the display here)"
   t_first=$(journalctl -b -u carouseld -o short-monotonic --no-pager | grep -m1 'first frame on screen' | sed -nE 's/^\[ *([0-9.]+)\].*/\1/p')
