@@ -107,8 +107,10 @@ if [ $mode = late ]; then
     # Raspberry Pi OS's overlay file system: the daemon writes its card cache above the disk,
     # as on any root, and never falls back to /run.
     echo "  root: $(findmnt -no SOURCE,FSTYPE,OPTIONS / | cut -c1-160)"
+    echo "  the disk: $(findmnt -rn -S /dev/vda -o TARGET,OPTIONS | tr '\n' ' ')"
     check "overlay root: / is overlayroot's overlay (the disk below it read-only)" \
-      sh -c '[ "$(findmnt -no FSTYPE /)" = overlay ] && findmnt -no OPTIONS /media/root-ro | grep -q "^ro"'
+      sh -c '[ "$(findmnt -no FSTYPE /)" = overlay ] && findmnt -rn -S /dev/vda -o OPTIONS | grep -q "^ro" &&
+             ! findmnt -rn -S /dev/vda -o OPTIONS | grep -q "^rw"'
     cache_on_overlay() { waituntil 30 sh -c 'find /var/cache/carouseld -type f | grep -q .' &&
                            ! journalctl -b -u carouseld -o cat --no-pager | grep -q "instead (in RAM"; }
     check "overlay root: the card cache is written to /var/cache/carouseld, no fallback to /run" cache_on_overlay
