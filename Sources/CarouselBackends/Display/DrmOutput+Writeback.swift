@@ -13,7 +13,7 @@ extension DrmOutput {
             throw .unsupported("writeback needs a lit screen with atomic KMS and no capture waiting")
         }
         let what = "reading back the next \(frames) frames of \(screen.target.connectorName)"
-        guard flips.pending != nil else {
+        guard committed.flipPending else {
             try beginWriteback(frames: frames, directory: directory)
             return what
         }
@@ -42,7 +42,7 @@ extension DrmOutput {
     /// Gives the CRTC back once the capture has every frame, when no flip is pending (its
     /// modeset would be refused meanwhile; the flip's handler calls again).
     func endWritebackIfDone() {
-        guard let screen, flips.pending == nil, let capture = screen.atomic?.writeback, capture.finished else { return }
+        guard let screen, !committed.flipPending, let capture = screen.atomic?.writeback, capture.finished else { return }
         capture.end()
         screen.atomic?.writeback = nil
         Log.info("\(screen.target.connectorName): writeback finished")

@@ -7,14 +7,14 @@ import Glibc
 /// A DRM/KMS screen: picks connector and mode, lights it with the first frame, follows
 /// hotplug, and puts the previous CRTC back on exit. Frames are states (the extension below).
 ///
-/// Buffer states: `current` is scanned out, `pending` is queued for the next vblank (at most
-/// one: a second flip is never queued), every other buffer is free to draw into.
+/// What is on screen and queued is one record, `committed`; every buffer it does not hold is
+/// free to draw into.
 package final class DrmOutput: DisplayOutput {
     package let card: DrmCard
     package let settings: OutputSettings
     package private(set) var screen: DrmScreen?
-    /// Which buffer is scanned out, and which is queued for the next vblank (below).
-    var flips: (current: Int?, pending: Int?) = (nil, nil)
+    /// The frame scanned out and the one queued for the next vblank.
+    var committed = CommittedFrames()
     /// The CRTC as it was before the daemon lit or darkened it, for `restore`.
     var saved: SavedCrtc?
     /// A screen replaced (hotplug) while its last flip was queued: its buffers live until that
@@ -44,21 +44,22 @@ package final class DrmOutput: DisplayOutput {
 
     package var size: Size? { screen?.size }
     package var lastFrame: PixelBuffer? {
-        guard let screen, screen.lit, let current = flips.current else { return nil }
-        if let view = screen.panBuffers?.shown.current { return view.pixelBuffer }
-        let primary = screen.buffers[current].pixelBuffer
-        guard !screen.cardsShown.current.isEmpty else { return primary }
+        guard let screen, screen.lit, let current = committed.current else { return nil }
+        if let view = current.view { return view.pixelBuffer }
+        guard let index = current.buffer else { return nil }
+        let primary = screen.buffers[index].pixelBuffer
+        guard !current.cards.isEmpty else { return primary }
         // The primary plane holds only the background and dots: flatten the cards over it.
-        screen.snapshot = PlaneFrameSnapshot.flatten(primary: primary, cards: screen.cardsShown.current.map { ($0.placed, $0.buffer.pixelBuffer) })
+        screen.snapshot = PlaneFrameSnapshot.flatten(primary: primary, cards: current.cards.map { ($0.placed, $0.buffer.pixelBuffer) })
         return screen.snapshot?.buffer
     }
 
-    package var isReady: Bool { screen != nil && flips.pending == nil && retired == nil }
+    package var isReady: Bool { screen != nil && !committed.flipPending && retired == nil }
     /// How this screen's frames were shown, for the stats line: panned (where its driver
     /// pans), with cards on overlay planes, or composed.
     package var statistics: String? {
         guard let screen else { return nil }
-        return "\(screen.target.connectorName) panned frames \(screen.panBuffers?.frames ?? 0), "
+        return "\(screen.target.connectorName) panned frames \(screen.pannedFrames), "
             + "frames with cards on planes \(screen.planeFrames), composed frames \(screen.composedFrames)"
     }
     package var refreshInterval: Double {
@@ -109,19 +110,16 @@ package final class DrmOutput: DisplayOutput {
     /// Returns the time this screen's flip completed, if one did.
     @discardableResult
     private func waitForPendingFlip() -> Double? {
-        guard let own = screen else { return nil }
+        guard screen != nil else { return nil }
         var shown: Double?
         var tries = 0
-        while let done = flips.pending, tries < 10 {
+        while committed.flipPending, tries < 10 {
             var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
             if poll(&p, 1, 20) > 0 {
                 for (screen, time) in card.readFlips() {
                     if screen === self {
                         // The screen is going dark or being given back: no next frame follows.
-                        flips.current = done
-                        flips.pending = nil
-                        own.cardsShown.current = own.cardsShown.pending
-                        own.panBuffers?.flipped()
+                        queuedFrameShown(at: time)
                         shown = time
                     } else {
                         loop?.post { [weak screen] in screen?.flipCompleted(time: time) }
@@ -159,14 +157,8 @@ package final class DrmOutput: DisplayOutput {
             events?.emit(.changed)
             return
         }
-        guard let done = flips.pending else { return }
-        flips.current = done
-        flips.pending = nil
-        if let screen {
-            screen.cardsShown.current = screen.cardsShown.pending
-            screen.panBuffers?.flipped()
-            screen.atomic?.writeback?.flipped(at: time)
-        }
+        guard committed.flipPending else { return }
+        queuedFrameShown(at: time)
         if let (frames, directory) = pendingWriteback {
             pendingWriteback = nil
             do throws(DisplayError) { try beginWriteback(frames: frames, directory: directory) } catch {
@@ -174,6 +166,13 @@ package final class DrmOutput: DisplayOutput {
             }
         }
         events?.emit(.presented(at: time))
+    }
+
+    /// The queued frame is on screen: the record moves on, and a read-back capture hears of
+    /// it. The flip's event and `restore`'s wait for it both come here.
+    private func queuedFrameShown(at time: Double) {
+        committed.flipped()
+        screen?.atomic?.writeback?.flipped(at: time)
     }
 
     private func hotplugged() {
@@ -208,7 +207,7 @@ package final class DrmOutput: DisplayOutput {
                                    connectorName: connector.name, mode: mode)
         if let old = screen?.target.crtcID { card.release(crtc: old) }
         // Free the old buffers before allocating new ones, unless the CRTC is about to show one.
-        if flips.pending == nil { screen = nil }
+        if !committed.flipPending { screen = nil }
         replaceScreen(with: try DrmScreen(card: card, target: target, settings: settings))
     }
 
@@ -218,13 +217,13 @@ package final class DrmOutput: DisplayOutput {
         if screen == nil && new == nil { return }
         if let old = screen?.target.crtcID { card.release(crtc: old) }
         if let crtc = new?.target.crtcID { card.claim(crtc: crtc, for: self) }
-        if flips.pending != nil, let old = screen {
+        if committed.flipPending, let old = screen {
             retired = old
             // Its event comes by CRTC: keep the old CRTC routed here until it does.
             card.claim(crtc: old.target.crtcID, for: self)
         }
         screen = new
-        flips = (nil, nil)
+        committed = CommittedFrames()
         if retired == nil { events?.emit(.changed) }
     }
 }
@@ -246,7 +245,7 @@ extension DrmOutput {
     package func acquireWide(width: Int, height: Int) throws(DisplayError) -> PixelBuffer? {
         let screen = try readyScreen("a window asked for")
         guard screen.lit, let panBuffers = screen.panBuffers else { return nil }
-        return try panBuffers.acquire(width: width, height: height)
+        return try panBuffers.acquire(width: width, height: height, viewsInUse: committed.viewsInUse)
     }
 
     package func commit(_ state: FrameState, _ mode: CommitMode) throws(DisplayError) -> CommitResult {
@@ -285,7 +284,7 @@ extension DrmOutput {
     /// A frame of the panned strip: the primary plane shows a view of the window from a column.
     private func commitPanned(_ pan: PanFrame, _ mode: CommitMode, on screen: DrmScreen) throws(DisplayError) -> CommitResult {
         guard screen.lit, let panBuffers = screen.panBuffers else { return .compose(.cannotPan) }
-        let view = try panBuffers.view(of: pan.window, at: pan.column)
+        let view = try panBuffers.view(of: pan.window, at: pan.column, viewsInUse: committed.viewsInUse)
         switch try screen.committer.commit(KmsState(target: screen.target, primary: view), test: mode == .test) {
         case .refused(let error):
             return .compose(.panRefused(error: "\(SystemError(call: "page flip", errno: error))"))
@@ -300,9 +299,7 @@ extension DrmOutput {
     private func applied(_ screen: DrmScreen, buffer index: Int?, cards: [(placed: PlacedCard, buffer: DumbBuffer)], evented: Bool,
                          view: FramebufferView? = nil) {
         screen.cardBuffers?.committed()
-        // A frame without a new primary buffer (cards moved alone) keeps the view on screen.
-        if view != nil || index != nil { screen.panBuffers?.committed(view) }
-        if !cards.isEmpty { screen.planeFrames += 1 } else if view == nil, index != nil { screen.composedFrames += 1 }
+        if view != nil { screen.pannedFrames += 1 } else if !cards.isEmpty { screen.planeFrames += 1 } else if index != nil { screen.composedFrames += 1 }
         if !screen.lit {
             if saved?.crtcID != screen.target.crtcID {
                 saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)
@@ -310,8 +307,7 @@ extension DrmOutput {
             screen.lit = true
             Log.info("showing \(summary)")
         }
-        flips.pending = index ?? flips.current
-        screen.cardsShown.pending = cards
+        committed.queued(buffer: index, view: view, cards: cards)
         if !evented {
             // Legacy SetCrtc completes on return: report it from the loop, like an event.
             loop?.post { [weak self] in self?.flipCompleted(time: MonotonicClock.now()) }
@@ -327,7 +323,7 @@ extension DrmOutput {
     }
 
     private func nextBuffer(of screen: DrmScreen) -> Int {
-        flips.current.map { ($0 + 1) % screen.buffers.count } ?? 0
+        committed.current?.buffer.map { ($0 + 1) % screen.buffers.count } ?? 0
     }
 
     /// At rest on planes, after the frame's commit: the next page change's cards are copied

@@ -21,16 +21,15 @@ package final class DrmScreen {
     package var planeCapabilities: PlaneCapabilities?
     /// The cards' framebuffers on those planes.
     package let cardBuffers: CardFramebuffers?
-    /// The cards on overlays in the frame on screen and in the one queued (empty: composed).
-    package var cardsShown: (current: [(placed: PlacedCard, buffer: DumbBuffer)], pending: [(placed: PlacedCard, buffer: DumbBuffer)]) = ([], [])
     /// The panned strip's windows, on a screen that has no overlay planes for cards, is not
     /// rotated, and whose driver pans (`DrmCard.panMethods`); nil: frames are composed.
     package private(set) var panBuffers: PanBuffers?
     /// The last planes frame flattened for `ctl screenshot`.
     package var snapshot: PixelImage?
-    /// Frames committed composed on the CPU, and with cards on overlay planes (the stats line:
-    /// a page change on planes that falls back to composing shows here).
-    package var composedFrames = 0, planeFrames = 0
+    /// Frames committed composed on the CPU, with cards on overlay planes, and as views of the
+    /// panned strip (the stats line: a page change on planes that falls back to composing shows
+    /// here).
+    package var composedFrames = 0, planeFrames = 0, pannedFrames = 0
 
     package init(card: DrmCard, target: ScanoutTarget, settings: OutputSettings) throws(DisplayError) {
         self.target = target

@@ -65,8 +65,6 @@ package final class PanBuffers {
     /// The screen's width: every view's.
     private let viewWidth: Int
     private var windows: [DumbBuffer] = []
-    /// The views of the frames on screen and queued; nil: a composed frame.
-    private(set) var shown: (current: FramebufferView?, pending: FramebufferView?) = (nil, nil)
     /// Views by use, the latest last.
     private var views: [FramebufferView] = []
     static let keptViews = 64
@@ -75,25 +73,25 @@ package final class PanBuffers {
         self.card = card; self.viewWidth = viewWidth; self.method = method
     }
 
-    /// A window of this size that no frame on screen or queued shows, to draw into. The pair is
-    /// made on first use and again for another size (the views on screen keep the old one).
-    func acquire(width: Int, height: Int) throws(DisplayError) -> PixelBuffer {
+    /// A window of this size that no view in use (on screen or queued: the output's record)
+    /// shows, to draw into. The pair is made on first use and again for another size (the views
+    /// on screen keep the old one).
+    func acquire(width: Int, height: Int, viewsInUse: [FramebufferView]) throws(DisplayError) -> PixelBuffer {
         if windows.first.map({ $0.width != width || $0.height != height }) ?? true {
             windows = []
-            views.removeAll { view in view !== shown.current && view !== shown.pending }
+            views.removeAll { view in !viewsInUse.contains { $0 === view } }
             for _ in 0..<2 { windows.append(try DumbBuffer(card: card, width: width, height: height)) }
             DumbBuffer.faultInAhead(windows)
             Log.info("panned strip: two \(width)x\(height) windows, shown \(method == .sourceX ? "by SRC_X" : "by framebuffer offset")")
         }
-        let busy = [shown.current?.buffer, shown.pending?.buffer]
-        guard let free = windows.first(where: { window in !busy.contains { $0 === window } }) else {
+        guard let free = windows.first(where: { window in !viewsInUse.contains { $0.buffer === window } }) else {
             throw .unsupported("both panned windows are on screen or queued")
         }
         return free.pixelBuffer
     }
 
     /// The view of `window` (a buffer `acquire` gave) from `column`.
-    func view(of window: PixelBuffer, at column: Int) throws(DisplayError) -> FramebufferView {
+    func view(of window: PixelBuffer, at column: Int, viewsInUse: [FramebufferView]) throws(DisplayError) -> FramebufferView {
         guard let buffer = windows.first(where: { $0.pixels == window.base }) else {
             throw .unsupported("a panned frame of a window this screen does not hold")
         }
@@ -104,21 +102,9 @@ package final class PanBuffers {
         }
         let view = try FramebufferView(card: card, over: buffer, column: column, width: viewWidth, by: method)
         views.append(view)
-        if views.count > Self.keptViews, let oldest = views.firstIndex(where: { $0 !== shown.current && $0 !== shown.pending }) {
+        if views.count > Self.keptViews, let oldest = views.firstIndex(where: { view in !viewsInUse.contains { $0 === view } }) {
             views.remove(at: oldest)
         }
         return view
     }
-
-    /// Frames queued as views, for the SIGUSR1 stats line.
-    private(set) var frames = 0
-
-    /// A frame was queued: `view`, or a composed frame.
-    func committed(_ view: FramebufferView?) {
-        shown.pending = view
-        if view != nil { frames += 1 }
-    }
-
-    /// The queued frame is on screen.
-    func flipped() { shown.current = shown.pending }
 }
