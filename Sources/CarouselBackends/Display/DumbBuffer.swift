@@ -50,11 +50,9 @@ package final class DumbBuffer: PlaneBuffer, ScanoutBuffer {
 
     /// Faults every page of `buffers` in now, in the calling thread, before the first frames are
     /// drawn into them: at a screen's opening, before the carousels and their decode threads are
-    /// made. The driver gives a dumb buffer its memory at its first page fault. On bochs under TCG
-    /// at boot, two 4 MB buffers took 0.5-1.7 s of kernel time in 7 boots of 12 when a child
-    /// faulted them beside the first decodes, which put the first frame after getty.target in CI;
-    /// here 0.03-0.05 s in 7 boots of 9, 0.84-0.86 s in 2 (docs/testing.md). Logged, with its
-    /// kernel time.
+    /// made. The driver gives a dumb buffer its memory at its first page fault, and faults taken
+    /// beside the first decodes competed with them and held the first frame back (the figures
+    /// are in docs/testing.md). Logged, with its kernel time.
     package static func faultIn(_ buffers: [DumbBuffer]) {
         let started = MonotonicClock.now(), kernelBefore = threadKernelTime()
         withMappings(of: buffers) { starts, lengths, page in cdrm_fault_in(starts, lengths, Int32(buffers.count), page) }

@@ -82,8 +82,8 @@ package final class DecodeWorker: @unchecked Sendable {
 
     /// Two helpers where the machine has two cores or more: what the daemon's stores use. A
     /// first frame has three cards on screen (the picture and its neighbours' edges); with one
-    /// helper the third waited for one of the first two, 0.15 s of a 0.86 s cold start under TCG
-    /// on two cores, where three at once end at 1.5 card-times instead of 2.
+    /// helper the third waits for one of the first two, where three at once end at 1.5
+    /// card-times instead of 2 (the cold start's figures: docs/testing.md).
     package static var helpersForThisMachine: Int { sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2 ? 2 : 0 }
 
     /// Tells the thread to exit after its current decode, whose result is dropped. Returns at

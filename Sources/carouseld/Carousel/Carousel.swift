@@ -108,10 +108,9 @@ final class Carousel {
     var isAnimatingOnScreen: Bool { engine.isMoving && leader != nil }
 
     /// How long a screen's first frame may wait for its full cards before it shows what is
-    /// decoded (previews; the background where none is yet). The example's three cards take
-    /// 0.3 s from the carousel's start on bochs under TCG (the first-picture race); at boot,
-    /// under udev's coldplug, the side cards took over a second, and a 1 s wait held the whole
-    /// first frame for them.
+    /// decoded (previews; the background where none is yet): long enough for the usual first
+    /// cards, short enough that slow side cards at boot never hold the whole first frame
+    /// (docs/testing.md, the first-picture race).
     static let firstFrameWait = 0.6
 
     /// Shows the kept start frame where one matches, then draws the first frame (if a screen is
