@@ -12,6 +12,14 @@ waitfor() {
     sleep 0.1
   done
 }
+# waitfor_count PATTERN FILE N SECONDS: until FILE has N lines matching PATTERN
+waitfor_count() {
+  local end=$((SECONDS + $4))
+  until [ "$(grep -c "$1" "$2")" -ge "$3" ]; do
+    [ $SECONDS -lt $end ] || { echo "  (timed out waiting for $3 lines '$1' in $2)"; return 1; }
+    sleep 0.1
+  done
+}
 # crtc_active: the "active=" of the first CRTC, from the kernel's atomic state
 crtc_active() { awk '/^crtc\[/ { c = 1 } c && /active=/ { sub(/.*active=/, ""); print; exit }' /sys/kernel/debug/dri/0/state; }
 # crtc_becomes VALUE SECONDS: waits until the CRTC's active= is VALUE (polled, bounded)

@@ -114,14 +114,6 @@ ctl() { timeout 30 "$bin" ctl --socket $control "$@"; }
 capture() { mkdir -p "$out/wb-$1"; ctl writeback "$out/wb-$1" "$2" >/dev/null && ctl next >/dev/null \
   && { waitfor "writeback finished" "$log" 90 || { grep -i "writeback\|plane" "$log" | tail -5 | sed 's/^/    /'
                                                    dmesg | tail -5 | sed 's/^/    dmesg: /'; false; }; } && rests 1; }
-# waitfor_count PATTERN FILE N SECONDS: waits until FILE has N lines matching PATTERN
-waitfor_count() {
-  local end=$((SECONDS + $4))
-  until [ "$(grep -c "$1" "$2")" -ge "$3" ]; do
-    [ $SECONDS -lt $end ] || { echo "  (timed out waiting for $3 lines '$1' in $2)"; return 1; }
-    sleep 0.1
-  done
-}
 # frames_shown: after a CPU run, the daemon's frames with cards on planes and composed since its
 # start (the SIGUSR1 stats line): a page change on planes that fell back to composing shows
 frames_shown() {

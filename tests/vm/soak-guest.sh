@@ -43,24 +43,24 @@ waitfor '/dev/input/event' "$out/soak-evemu.txt" 20
 node=$(grep -oE '/dev/input/event[0-9]+' "$out/soak-evemu.txt" | head -1)
 
 rss() { awk '/^VmRSS:/ { print $2 }' /proc/"$pid"/status; }
-# rss_floor: the lowest of ten RSS readings half a second apart. At interval 0.2 the pictures of
-# the next pages are decoded all the time and their buffers come and go (one soak's readings:
-# 42.7, 43.7, 41.7, 50.9, 41.8, then 56.1 MB mid-decode at the end); a leak raises the floor.
-rss_floor() {
-  local low r
-  for _ in $(seq 10); do r=$(rss); [ -n "${low:-}" ] && [ "$r" -ge "$low" ] || low=$r; sleep 0.5; done
+# fewest N PAUSE COMMAND...: the lowest of N readings of COMMAND, PAUSE seconds apart: what a
+# decode or a config load in flight holds for a moment does not count, a leak raises it.
+fewest() {
+  local n=$1 pause=$2 low r; shift 2
+  for _ in $(seq "$n"); do r=$("$@"); [ -n "${low:-}" ] && [ "$r" -ge "$low" ] || low=$r; sleep "$pause"; done
   echo "$low"
 }
-# The fewest open descriptors over 2 s: a decode or a config load in flight holds one for a moment.
-fds() {
-  local n least=999999
-  for _ in 1 2 3 4 5 6 7 8 9 10; do n=$(ls /proc/"$pid"/fd | wc -l); [ "$n" -lt "$least" ] && least=$n; sleep 0.2; done
-  echo "$least"
-}
+# rss_floor: RSS's floor over 5 s. At interval 0.2 the pictures of the next pages are decoded all
+# the time and their buffers come and go (one soak's readings: 42.7, 43.7, 41.7, 50.9, 41.8, then
+# 56.1 MB mid-decode at the end).
+rss_floor() { fewest 10 0.5 rss; }
+# The fewest open descriptors over 2 s.
+fd_count() { ls /proc/"$pid"/fd | wc -l; }
+fds() { fewest 10 0.2 fd_count; }
 stats() {  # the daemon's own figures, logged on SIGUSR1
   local before; before=$(grep -c "stats:" "$out/soak.log")
   kill -USR1 "$pid"
-  local i=0; while [ "$(grep -c "stats:" "$out/soak.log")" -le "$before" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+  waitfor_count "stats:" "$out/soak.log" $((before + 1)) 5 > /dev/null
   grep "stats:" "$out/soak.log" | tail -1 | sed 's/^<.>//'
 }
 
@@ -95,7 +95,7 @@ kill "$churner" "$player" 2>/dev/null; wait "$churner" "$player" 2>/dev/null
 # End on a valid config, and wait for its reload (the caches settle after it).
 reloads=$(grep -c 'config reloaded' "$out/soak.log")
 write_conf "$conf/carouseld.conf" 40
-for _ in $(seq 300); do [ "$(grep -c 'config reloaded' "$out/soak.log")" -gt "$reloads" ] && break; sleep 0.1; done
+waitfor_count 'config reloaded' "$out/soak.log" $((reloads + 1)) 30
 alive=0; kill -0 "$pid" 2>/dev/null || alive=1
 rss1=$(rss_floor) fds1=$(fds)
 stats1=$(stats)
