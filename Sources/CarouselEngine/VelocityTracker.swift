@@ -60,7 +60,13 @@ struct VelocityTracker: Sendable, Equatable {
         }
         let m = [[s[0], s[1], s[2]], [s[1], s[2], s[3]], [s[2], s[3], s[4]]]
         guard let coefficients = solve3(m, r) else { return linear }
-        return coefficients[1] / scale
+        let quadratic = coefficients[1] / scale
+        // A burst of samples after a stall (a loaded box delivers them late, then together) bends
+        // the parabola so far that its end turns back against the finger: a left swipe measured
+        // as a fast right one. The finger's last step says which way it was going; a fit that
+        // disagrees is not believed, and the window's average speed stands in for it.
+        let lastStep = last.v - points[points.count - 2].v
+        return lastStep * quadratic < 0 ? linear : quadratic
     }
 
     /// Solves a 3×3 system by Cramer's rule; nil when it is (nearly) singular,

@@ -31,6 +31,18 @@ final class VelocityTrackerTests: XCTestCase {
         XCTAssertEqual(slowing.velocity(at: 0.052).x, 1200 - 9000 * 0.052, accuracy: 1e-6)
     }
 
+    /// A left swipe recorded in a loaded VM: 51 ms without events, then four in 2 ms. The
+    /// quadratic fit's end turned back (+8000 px/s after the clamp, a right fling); the finger
+    /// was still moving left, and the release must say so.
+    func testABurstAfterAStallKeepsTheFingersDirection() {
+        let ms = [167.260, 218.808, 219.711, 220.353, 220.941, 225.330, 237.334]
+        let xs = [416.0, 378, 341, 304, 266, 229, 192]
+        var tracker = VelocityTracker()
+        for (t, x) in zip(ms, xs) { tracker.add(time: t / 1000, x: x, y: 0) }
+        let v = tracker.velocity(at: 0.255262)
+        XCTAssertLessThan(v.x, -5000, "a fast left swipe")
+    }
+
     func testAFingerThatRestedBeforeLiftingHasZeroVelocity() {
         let ts = times(from: 0, to: 0.1, every: 0.01)
         let tracker = track(ts, x: { 1000 * $0 })
