@@ -25,7 +25,8 @@ struct WaylandScanner: BuildToolPlugin {
         // the arm64 build's Swift (Debian 13's 6.0.3) reads 6.0 at most.
         let generated = context.package.directoryURL.appending(path: "Sources/\(target.name)/generated").path
         // For each XML: NAME-client-protocol.h and NAME-protocol.inc, written to a temporary
-        // file first and moved over the old one only when different.
+        // file first and moved over the old one only when different. The temporary file is the
+        // shell's own ($$): scripts/test builds two scratch paths of one checkout at once.
         var script = "set -e; command -v wayland-scanner >/dev/null || "
             + "{ echo 'wayland-scanner not found: install libwayland-dev and wayland-protocols (scripts/setup)' >&2; exit 1; }; "
             + "mkdir -p '\(generated)'; "
@@ -33,8 +34,8 @@ struct WaylandScanner: BuildToolPlugin {
         for xml in Self.protocols {
             let name = URL(fileURLWithPath: xml).deletingPathExtension().lastPathComponent
             let source = "\(share)/\(xml)", out = "\(generated)/\(name)"
-            script += "wayland-scanner client-header '\(source)' '\(out).h.new' && put '\(out).h.new' '\(out)-client-protocol.h'; "
-            script += "wayland-scanner private-code '\(source)' '\(out).inc.new' && put '\(out).inc.new' '\(out)-protocol.inc'; "
+            script += "wayland-scanner client-header '\(source)' '\(out)'.h.$$ && put '\(out)'.h.$$ '\(out)-client-protocol.h'; "
+            script += "wayland-scanner private-code '\(source)' '\(out)'.inc.$$ && put '\(out)'.inc.$$ '\(out)-protocol.inc'; "
         }
         return [.prebuildCommand(displayName: "wayland-scanner: \(Self.protocols.count) protocols",
                                  executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script],
