@@ -9,8 +9,8 @@
 set -u
 bin=$1 out=$2
 cd "$(dirname "$0")/../.."
-. tests/vm/guest-lib.sh   # on_tmpfs
-bin=$(on_tmpfs "$bin") || { echo "FAIL the binary could not be copied to tmpfs"; exit 1; }
+. tests/vm/guest-lib.sh   # bin_on_tmpfs
+bin_on_tmpfs
 # stuck: what a script that timed out left behind: processes asleep in the kernel (state D) with
 # their kernel stacks, and the kernel's last words (a driver deadlock shows here, nowhere else)
 stuck() {

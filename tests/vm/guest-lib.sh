@@ -29,13 +29,14 @@ crtc_becomes() {
 }
 # uptime_now: seconds since boot (a clock `date -s` does not move)
 uptime_now() { cut -d' ' -f1 /proc/uptime; }
-# on_tmpfs BINARY: a copy of BINARY in the guest's tmpfs, its path printed. The guest's root is
-# the host's over 9p without a cache, where each exec reads the binary's pages again from the
-# host (`carouseld --version`: 2.7-3.0 s from 9p, 0.5-0.8 s from tmpfs under TCG); a box runs
-# it from its own disk.
-on_tmpfs() {
+# bin_on_tmpfs: $bin becomes a copy of itself in the guest's tmpfs, or the script fails. The
+# guest's root is the host's over 9p without a cache, where each exec reads the binary's pages
+# again from the host (`carouseld --version`: 2.7-3.0 s from 9p, 0.5-0.8 s from tmpfs under TCG);
+# a box runs it from its own disk.
+bin_on_tmpfs() {
   local dir=/run/carouseld-under-test
-  mkdir -p "$dir" && cp "$1" "$dir/" && echo "$dir/$(basename "$1")"
+  mkdir -p "$dir" && cp "$bin" "$dir/" && bin=$dir/$(basename "$bin") ||
+    { echo "FAIL the binary could not be copied to tmpfs"; exit 1; }
 }
 # The daemon the guest scripts run, by the names they share: $bin the binary, $control its
 # socket, $pid its process, $out the script's results, $repo the checkout.

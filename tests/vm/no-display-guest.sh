@@ -8,7 +8,7 @@ set -u
 bin=$1 out=$2
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
-bin=$(on_tmpfs "$bin") || { echo "FAIL the binary could not be copied to tmpfs"; exit 1; }
+bin_on_tmpfs
 
 ls /dev/dri > /dev/null 2>&1 && echo "  (unexpected: /dev/dri exists)"
 "$bin" --config "$repo/config/example" > "$out/nodri.log" 2>&1 &

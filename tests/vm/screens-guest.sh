@@ -17,7 +17,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 TOUCH="carousel test touchscreen"
 
 . "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
-bin=$(on_tmpfs "$bin") || { echo "FAIL the binary could not be copied to tmpfs"; exit 1; }
+bin_on_tmpfs
 waitfor() {  # waitfor PATTERN FILE SECONDS
   local end=$((SECONDS + $3))
   until grep -qE "$1" "$2" 2>/dev/null; do

@@ -17,7 +17,7 @@ set -u
 bin=$1 out=$2 seconds=${3:-600}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
-bin=$(on_tmpfs "$bin") || { echo "FAIL the binary could not be copied to tmpfs"; exit 1; }
+bin_on_tmpfs
 waitfor() {
   local end=$((SECONDS + $3))
   until grep -q "$1" "$2" 2>/dev/null; do [ $SECONDS -lt $end ] || return 1; sleep 0.1; done

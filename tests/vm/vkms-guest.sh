@@ -8,7 +8,7 @@ set -u
 bin=$1 out=$2
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/vm/guest-lib.sh"   # check, checked, waitfor, crtc_active
-bin=$(on_tmpfs "$bin") || { echo "FAIL the binary could not be copied to tmpfs"; exit 1; }
+bin_on_tmpfs
 
 "$bin" outputs > "$out/vkms-outputs.txt" 2>&1; head -3 "$out/vkms-outputs.txt"
 check "outputs lists the vkms connector" grep -q "driver vkms" "$out/vkms-outputs.txt"
