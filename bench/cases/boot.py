@@ -12,7 +12,7 @@ cd "$1"
 deb=$(ls -t dist/carouseld_*_"$(dpkg --print-architecture)".deb 2>/dev/null | head -1)
 [ -n "$deb" ] || { echo "bench boot: no package in dist/ (scripts/package)" >&2; exit 2; }
 rm -f .build/vm-boot/xchg/boot.txt
-scripts/vm-boot-tests --deb "$deb" --only main > .build/bench-boot.log 2>&1
+BOOT_FIGURES_ONLY=1 scripts/vm-boot-tests --deb "$deb" --only main > .build/bench-boot.log 2>&1
 echo "bench boot: vm-boot-tests exited $? ($deb); its log: .build/bench-boot.log" >&2
 cp .build/vm-boot/xchg/boot.txt "$2"
 '''
