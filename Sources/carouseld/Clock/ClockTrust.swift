@@ -1,5 +1,7 @@
 import CarouselConfig
 import CarouselCore
+import CLinux
+import Glibc
 
 /// Whether the wall clock can be believed yet. A box without an RTC (a Raspberry Pi) boots
 /// with the time of its last shutdown, or 1970, until NTP sets it: a `[[screen]]` schedule read
@@ -60,4 +62,16 @@ final class ClockTrust {
 
     /// For the status: why the schedules do not apply yet, or nil.
     var waitingReason: String? { isTrusted ? nil : "clock not synchronised" }
+}
+
+/// Whether the kernel's clock is synchronised (NTP): `adjtimex` with no change asked for, whose
+/// status lacks STA_UNSYNC once systemd-timesyncd or chrony have set it. The hardened unit
+/// (ProtectClock=yes) refuses adjtimex; then systemd-timesyncd's flag file answers.
+enum ClockStatus {
+    static let timesyncFlag = "/run/systemd/timesync/synchronized"
+
+    static func isSynchronised() -> Bool {
+        let state = carouseld_clock_synchronised()
+        return state >= 0 ? state == 1 : access(timesyncFlag, F_OK) == 0
+    }
 }
