@@ -1,5 +1,5 @@
-"""The 10-minute soak (issue 11) and the Wayland panned strip, each a run of a test script whose
-figures scripts/bench reads.
+"""The 10-minute soak (issue 11) with the virtio-gpu CPU runs in its boot, and the Wayland panned
+strip, each a run of a test script whose figures scripts/bench reads.
 
 The soak is one run of 600 s in a VM by design (the issue's ten minutes): its figures are one
 sample each, judged as such; its loop gap is TCG's (composing alone takes 30-50 ms a frame
@@ -11,11 +11,15 @@ import re
 from bench.case import Case, Command, NoFigure
 from bench.samples import samples_parser
 
+# One boot on virtio-gpu: --runs rounds of the CPU runs beside fbi (tests/vm/virtio-cpu-guest.sh),
+# then the soak. The soak's figures come from the log on stdout, the CPU figures from the samples
+# file.
 SOAK = r'''
 set -u
 cd "$1"
-VM_ONLY=soak SOAK_SECONDS=600 scripts/vm-tests > .build/bench-soak.log 2>&1
+VM_ONLY=soak SOAK_SECONDS=600 CPU_ROUNDS=$2 scripts/vm-tests > .build/bench-soak.log 2>&1
 echo "bench soak: vm-tests exited $?; its log: .build/bench-soak.log" >&2
+/usr/bin/python3 tests/vm/bench_samples.py .build/vm/soak > "$3"
 cat .build/bench-soak.log
 '''
 FIGURES = re.compile(r"soak figures: RSS (?P<rss0>\d+) -> (?P<rss1>\d+) kB .*?longest loop gap while animating "
@@ -30,10 +34,21 @@ def parse_soak(output):
             "watchdog-gap": float(match["wgap"]), "watchdog-every": float(match["every"])}
 
 
-def soak_case(name, series, summary):
+def soak_boot(parse):
     def commands(ctx):
-        return [Command(["bash", "-c", SOAK, "bench-soak", str(ctx.repo)], parse_soak, 1800, ok_status=(0, 1), shared=True)]
-    return Case(name=name, goal=name, where="vm", commands=commands, a=series, summary=summary, repeats_inside=True)
+        argv = ["bash", "-c", SOAK, "bench-soak", str(ctx.repo), str(ctx.runs), "{result}"]
+        return [Command(argv, parse, 1800 + 120 * ctx.runs, ok_status=(0, 1), shared=True)]
+    return commands
+
+
+def soak_case(name, series, summary):
+    return Case(name=name, goal=name, where="vm", commands=soak_boot(parse_soak), a=series, summary=summary,
+                repeats_inside=True)
+
+
+def virtio_case(name, a, summary):
+    return Case(name=name, goal=name, where="vm", commands=soak_boot(samples_parser(a, "virtio-fbi")), a=a,
+                b="virtio-fbi", summary=summary, repeats_inside=True)
 
 
 WAYLAND = r'''
@@ -54,6 +69,10 @@ CASES = [
     soak_case("vm-soak-rss-growth", "rss-growth", "RSS growth over a 600 s soak of config churn, touches and SIGHUPs"),
     soak_case("vm-soak-watchdog-gap", "watchdog-gap", "the longest gap between watchdog pings over the soak"),
     soak_case("vm-soak-loop-gap", "loop-gap", "the longest loop gap while animating over the soak (TCG's)"),
+    virtio_case("vm-virtio-flat-vs-fbi", "virtio-flat",
+                "CPU per page change of the flat look, panned by SRC_X, on virtio-gpu against fbi, by ticks"),
+    virtio_case("vm-virtio-emphasis-vs-fbi", "virtio-emphasis",
+                "CPU per page change of the look with emphasis, composed, on virtio-gpu against fbi"),
     Case(name="wayland-panned-vs-composed", goal="wayland-panned-vs-composed", where="wayland", commands=wayland_commands,
          a="wayland-panned", b="wayland-composed",
          summary="CPU per page change under headless weston: the flat look panned against composed"),

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The figures of scripts/vm-tests' bochs boot as scripts/bench reads them: one `SERIES VALUE` a
 line (or `SERIES timeout`), from OUT/planes/cpu.txt (planes-guest.sh), OUT/race/bench.txt
-(race-guest.sh, race_frames.py) and the flip gaps under stress-ng.
+(race-guest.sh, race_frames.py) and the flip gaps under stress-ng; or, for the soak's boot,
+OUT/virtio-cpu/cpu.txt (virtio-cpu-guest.sh).
 
 Series (seconds unless said):
   cpu-planes, cpu-composed       the daemon's CPU per page change on vkms at 1920x1080, as the
@@ -9,6 +10,8 @@ Series (seconds unless said):
   cpu-planes-ticks, cpu-fbi      the same by ticks, and fbi's (its only measure) on vkms's fbdev
   bochs-flat, bochs-emphasis,    by ticks on bochs 1280x800: the flat look panned, the look with
   bochs-fbi                      emphasis composed, fbi
+  virtio-flat, virtio-emphasis,  the same on virtio-gpu, from OUT/virtio-cpu/cpu.txt when OUT is
+  virtio-fbi                     the soak's boot (.build/vm/soak)
   race-cold, race-warm,          exec -> the final first picture on screen (screendumps)
   race-fbi
   exec-main-cold, exec-main-warm exec -> main (the daemon's log)
@@ -85,6 +88,8 @@ def main():
         (os.path.join(out, "race", "bench.txt"), race_lines),
         (os.path.join(out, "planes", "stress-gaps.txt"), lambda p: late_counts(p, "late-vkms")),
         (os.path.join(out, "planes", "bochs-stress-gaps.txt"), lambda p: late_counts(p, "late-bochs")),
+    ] if os.path.basename(out) != "soak" else [
+        (os.path.join(out, "virtio-cpu", "cpu.txt"), cpu_lines),   # the soak's boot (virtio-cpu-guest.sh)
     ]
     for path, read in sources:
         if not os.path.exists(path):
