@@ -59,6 +59,7 @@ struct LayoutGeometry: Sendable, Equatable {
         let reach = (viewport.width / 2 + cardWidth * maxScale / 2) / step + 1
         let first = Int((position - reach).rounded(.down)), last = Int((position + reach).rounded(.up))
         var visible: [(distance: Double, slot: Int, card: CardLayout)] = []
+        visible.reserveCapacity(min(last - first + 1, 4096))
         for slot in first...last where strip.isDrawn(slot: slot) {
             let card = card(slot: slot, item: strip.item(atSlot: slot), position: position)
             let halfWidth = card.width * card.scale / 2, centre = card.x + card.width / 2

@@ -41,24 +41,25 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var engine = CarouselEngine(config: c, itemCount: n, viewport: viewport, now: t, startIndex: r.int(0...40))
     var down: [Int: (x: Double, y: Double)] = [:]
     var events: [CarouselEvent] = []
-    func check(_ what: String) {
+    // `what` is built only on a failure, and each card is tested without an array of its values:
+    // the check runs after every step, and allocations under ASan cost more than the engine.
+    func check(_ what: @autoclosure () -> String) {
         if n > 0 ? !(0..<n).contains(engine.selectedIndex) : engine.selectedIndex != 0 {
-            fuzzFailure("\(what): selected index \(engine.selectedIndex) of \(n)")
+            fuzzFailure("\(what()): selected index \(engine.selectedIndex) of \(n)")
         }
         let layout = engine.layout()
         for card in layout.cards {
-            for v in [card.x, card.y, card.width, card.height, card.scale, card.opacity] where !v.isFinite {
-                fuzzFailure("\(what): card \(card)")
-            }
-            if !(0..<engine.itemCount).contains(card.index) || !(0...1).contains(card.opacity) {
-                fuzzFailure("\(what): card \(card)")
+            let finite = card.x.isFinite && card.y.isFinite && card.width.isFinite && card.height.isFinite
+                && card.scale.isFinite && card.opacity.isFinite
+            if !finite || !(0..<engine.itemCount).contains(card.index) || !(0...1).contains(card.opacity) {
+                fuzzFailure("\(what()): card \(card)")
             }
         }
         if !(layout.selectedPage >= 0 && (layout.pageCount == 0 || layout.selectedPage < layout.pageCount)) {
-            fuzzFailure("\(what): page \(layout.selectedPage) of \(layout.pageCount)")
+            fuzzFailure("\(what()): page \(layout.selectedPage) of \(layout.pageCount)")
         }
-        if let d = engine.nextDeadline, !d.isFinite { fuzzFailure("\(what): deadline \(d)") }
-        if !engine.state().position.isFinite { fuzzFailure("\(what): position \(engine.state().position)") }
+        if let d = engine.nextDeadline, !d.isFinite { fuzzFailure("\(what()): deadline \(d)") }
+        if !engine.state().position.isFinite { fuzzFailure("\(what()): position \(engine.state().position)") }
     }
     func point() -> (Double, Double) {
         // Mostly on the screen, sometimes far off it.
