@@ -21,3 +21,32 @@ public struct TouchFrame: Sendable, Equatable {
     public var samples: [TouchSample]
     public init(time: Double, samples: [TouchSample]) { self.time = time; self.samples = samples }
 }
+
+/// What input asks of the carousel engine. Produced by `InputSource.dispatch()` (live) and by
+/// the replay; both hand it to `CarouselEngine.apply(_:)`, so the two paths cannot drift apart.
+package enum InputAction: Sendable, Equatable {
+    /// Touch changes that happened together, in logical screen pixels, kernel time in seconds.
+    case touch(TouchFrame)
+    /// Page by this many pages (keyboard Left = -1, Right = +1).
+    case page(Int, time: Double)
+    /// The device carrying the touches went away: the strip springs back.
+    case cancelTouches(time: Double)
+
+    package var time: Double {
+        switch self {
+        case .touch(let frame): return frame.time
+        case .page(_, let time), .cancelTouches(let time): return time
+        }
+    }
+}
+
+extension CarouselEngine {
+    /// Applies one input action; the daemon's event loop and `carouseld replay` both call this.
+    package mutating func apply(_ action: InputAction) -> [CarouselEvent] {
+        switch action {
+        case .touch(let frame): return handle(frame)
+        case .page(let delta, let time): return page(by: delta, now: time)
+        case .cancelTouches(let time): return cancelTouches(now: time)
+        }
+    }
+}

@@ -122,3 +122,49 @@ package enum ImageDecoder {
         }
     }
 }
+
+/// A picture decoded top to bottom a band of rows at a time, into B,G,R,A rows (pixman's
+/// a8r8g8b8), for the card maker's band resampler (CardScaler). JPEG and PNG both stream this
+/// way, so only the rows a card band needs are held, never the whole picture.
+package protocol RowSource: AnyObject {
+    /// Size in stored orientation, after any decode-time scaling.
+    var width: Int { get }
+    var height: Int { get }
+    var orientation: ExifOrientation { get }
+    /// Rows carry premultiplied alpha that must be composited over the background.
+    var hasAlpha: Bool { get }
+    /// The next row to be decoded.
+    var nextRow: Int { get }
+    /// Decodes the next `rows` rows into `destination`, `pitch` bytes apart.
+    func read(rows: Int, into destination: UnsafeMutableRawPointer, pitch: Int) throws(ImageError)
+    /// Passes over the next `rows` rows (still decoded, so damage there is found).
+    func skip(rows: Int) throws(ImageError)
+    /// Passes over the rest of the picture and its end, as a whole decode would.
+    func finish() throws(ImageError)
+}
+
+/// A picture's size as its header declares it, known before any pixel memory is taken.
+package struct ImageHeader: Equatable {
+    package var width: Int
+    package var height: Int
+    package var orientation: ExifOrientation = .up
+
+    /// The size the picture shows at, after EXIF orientation.
+    package var upright: (width: Int, height: Int) { orientation.orientedSize(width: width, height: height) }
+
+    /// Refuses headers over the pixel cap; called before any decode buffer exists.
+    package func check(maxPixels: Int) throws(ImageError) {
+        guard width > 0, height > 0 else { throw .corrupt(format: "image", detail: "header declares \(width)x\(height)") }
+        if width.multipliedReportingOverflow(by: height).partialValue > maxPixels || width > 65_535 || height > 65_535 {
+            throw .tooLarge(width: width, height: height, limit: maxPixels)
+        }
+    }
+}
+
+/// Decoded pixels, still in stored orientation, possibly already shrunk by the decoder.
+package struct DecodedImage {
+    package var pixels: PixelImage
+    package var orientation: ExifOrientation
+    /// Premultiplied alpha that must be composited over the background (WebP with alpha).
+    package var hasAlpha: Bool
+}
