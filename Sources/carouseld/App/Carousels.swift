@@ -58,3 +58,35 @@ final class Carousels {
         return all.map { $0.prefix + $0.showing }.joined(separator: "; ") + sync
     }
 }
+
+extension Carousels {
+    /// One carousel per group of the backend's plan, each on its screens' outputs, showing its
+    /// playlist of the loaded config; the card cache is opened here.
+    convenience init(_ backend: Backend, loaded: LoadedConfig, options: DaemonOptions,
+                     clock: ClockTrust, loop: EventLoop, events: AppEvents) throws {
+        let plan = backend.plan
+        // The engine clock (and the first auto-advance interval) starts just before the first frame.
+        let now = loop.time.now()
+        let opened = DaemonCardCache.open(commandLine: options.cacheDirectory, shell: options.overriding(loaded.shell))
+        let cache = opened.cache
+        let all = try plan.groups.map { group in
+            try Carousel(plan: group, layout: plan.layout, outputs: group.screens.map { backend.outputs[$0] },
+                         rotations: group.screens.map(backend.rotation(ofScreen:)),
+                         content: .init(config: group.config, shell: loaded.shell,
+                                        items: loaded.items(of: group, at: clock.trustedNow),
+                                        configDigest: loaded.configDigest),
+                         loop: loop, events: events, now: now, cache: cache,
+                         keptFrames: cache.map { $0.directory + "/frames" })
+        }
+        self.init(plan: plan, carousels: all, shell: loaded.shell, clock: clock, loop: loop)
+        cacheFallback = opened.fallback
+    }
+}
+
+extension LoadedConfig {
+    /// The playlist a carousel shows: its screen's own (independent), or the main one (the
+    /// daypart's at wall-clock time `at`; nil while the clock is not believed: the main playlist).
+    func items(of group: ScreenPlan.Group, at wallClock: Double?) -> [PlaylistItem] {
+        group.playlistOutput.map { playlist(forOutput: $0) } ?? daypart(at: wallClock).items
+    }
+}

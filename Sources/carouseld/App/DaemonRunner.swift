@@ -37,7 +37,7 @@ final class DaemonRunner {
         let loop = try loop ?? EventLoop()
         let events = AppEvents(loop: loop)
         self.loop = loop; self.events = events
-        live = try Self.loadConfig(options.configDirectory, notifier: notifier, loop: loop, events: events)
+        live = try LiveConfig.first(options.configDirectory, notifier: notifier, loop: loop, events: events)
         startup.reached("config loaded")
         let loaded = live.current
         let shell = options.overriding(loaded.shell)
@@ -56,7 +56,7 @@ final class DaemonRunner {
         }
         startup.reached("display open")
         let clock = ClockTrust(mode: loaded.shell.sync.trustClock, loop: loop, trusted: { [unowned events] in events.emit(.clockTrusted) })
-        carousels = try Self.makeCarousels(backend, loaded: loaded, options: options, clock: clock, loop: loop, events: events)
+        carousels = try Carousels(backend, loaded: loaded, options: options, clock: clock, loop: loop, events: events)
         startup.reached("carousels made")
         self.startup = startup
         operations = Operations(carousels: carousels, outputs: backend.outputs,
@@ -91,55 +91,6 @@ final class DaemonRunner {
             Log.warning("control socket \(path): \(error); running without it")
             return nil
         }
-    }
-
-    /// The first load: an invalid directory starts on the last good config when one was kept
-    /// (systemd's StateDirectory=, `$STATE_DIRECTORY/last-good-config`: a config cut
-    /// half-written by a power failure), else ends the start, naming every problem.
-    private static func loadConfig(_ directory: String, notifier: Notifier, loop: EventLoop,
-                                   events: AppEvents) throws -> LiveConfig {
-        let lastGood = UnitDirectory.first("STATE_DIRECTORY").map { "\($0)/last-good-config" }
-        do {
-            let live = try LiveConfig(directory: directory, lastGood: lastGood, notifier: notifier, loop: loop) { [unowned events] in
-                events.emit(.configLoaded)
-            }
-            let loaded = live.current
-            Log.info("config \(loaded.directory): \(loaded.playlist.count) pictures from "
-                     + (loaded.playlistFile ?? loaded.mediaDirectory))
-            return live
-        } catch let error as ConfigLoadError {
-            Log.error("config \(directory) is invalid (\(error.problems.count) problem(s)):")
-            error.problems.forEach { Log.error($0) }
-            notifier.status(StatusLine.invalid(error.problems))
-            throw ExitCode.failure
-        }
-    }
-
-    private static func makeCarousels(_ backend: Backend, loaded: LoadedConfig, options: DaemonOptions,
-                                      clock: ClockTrust, loop: EventLoop, events: AppEvents) throws -> Carousels {
-        let plan = backend.plan
-        // The engine clock (and the first auto-advance interval) starts just before the first frame.
-        let now = loop.time.now()
-        let opened = DaemonCardCache.open(commandLine: options.cacheDirectory, shell: options.overriding(loaded.shell))
-        let cache = opened.cache
-        let all = try plan.groups.map { group in
-            try Carousel(plan: group, layout: plan.layout, outputs: group.screens.map { backend.outputs[$0] },
-                         rotations: group.screens.map(backend.rotation(ofScreen:)),
-                         content: .init(config: group.config, shell: loaded.shell,
-                                        items: items(of: group, in: loaded, at: clock.trustedNow),
-                                        configDigest: loaded.configDigest),
-                         loop: loop, events: events, now: now, cache: cache,
-                         keptFrames: cache.map { $0.directory + "/frames" })
-        }
-        let carousels = Carousels(plan: plan, carousels: all, shell: loaded.shell, clock: clock, loop: loop)
-        carousels.cacheFallback = opened.fallback
-        return carousels
-    }
-
-    /// The playlist a carousel shows: its screen's own (independent), or the main one (the
-    /// daypart's at wall-clock time `at`; nil while the clock is not believed: the main playlist).
-    static func items(of group: ScreenPlan.Group, in loaded: LoadedConfig, at wallClock: Double?) -> [PlaylistItem] {
-        group.playlistOutput.map { loaded.playlist(forOutput: $0) } ?? loaded.daypart(at: wallClock).items
     }
 
     /// A display error, with the `[[output]]` table's file and line when one names a connector
@@ -202,21 +153,10 @@ final class DaemonRunner {
             Log.info("SIGHUP: reloading \(live.current.directory)")
             reload.requestReload()
         case SIGUSR1:
-            logStatistics()
+            Log.notice(publisher.statistics(loop: loop, watchdog: watchdog, outputs: backend.outputs))
         default:
             stop(reason: signal == SIGTERM ? "SIGTERM" : "SIGINT")
         }
-    }
-
-    /// For soak tests and operators: what months of running would show first. The longest
-    /// gaps are since the previous SIGUSR1.
-    private func logStatistics() {
-        let gap = loop.takeLongestAnimatingGap(), pingGap = watchdog.takeLongestGap()
-        Log.notice("stats: frames \(carousels.framesPresented), wakeups \(loop.wakeups), "
-                   + formatted("longest loop gap while animating %.1f ms, ", gap * 1000)
-                   + "watchdog pings \(watchdog.pings)"
-                   + (watchdog.interval.map { formatted(" every %.2f s, longest gap %.2f s", $0, pingGap) } ?? "")
-                   + backend.outputs.compactMap { $0.statistics.map { ", " + $0 } }.joined())
     }
 
     /// Gives the screens back and ends `run()`.

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CarouselBackends
 import CarouselConfig
 import CarouselCore
@@ -71,7 +72,7 @@ final class ReloadCoordinator {
             // The same carousel in the new config (independent screens by name), else the top level.
             let updated = next.groups.first { $0.name == group.plan.name }
                 ?? ScreenPlan.Group(name: group.plan.name, screens: group.plan.screens, config: loaded.config)
-            let items = DaemonRunner.items(of: updated, in: loaded, at: carousels.clock.trustedNow)
+            let items = loaded.items(of: updated, at: carousels.clock.trustedNow)
             let old = group.engine.selectedIndex
             let keep = group.items.indices.contains(old)
                 ? ReloadController.index(of: group.items[old].path, in: items, near: old) : nil
@@ -85,5 +86,28 @@ final class ReloadCoordinator {
         operations.configure(loaded)
         publisher.configChanged()
         router.reconfigure(loaded.shell)
+    }
+}
+
+extension LiveConfig {
+    /// The first load: an invalid directory starts on the last good config when one was kept
+    /// (systemd's StateDirectory=, `$STATE_DIRECTORY/last-good-config`: a config cut
+    /// half-written by a power failure), else ends the start, naming every problem.
+    static func first(_ directory: String, notifier: Notifier, loop: EventLoop, events: AppEvents) throws -> LiveConfig {
+        let lastGood = UnitDirectory.first("STATE_DIRECTORY").map { "\($0)/last-good-config" }
+        do {
+            let live = try LiveConfig(directory: directory, lastGood: lastGood, notifier: notifier, loop: loop) { [unowned events] in
+                events.emit(.configLoaded)
+            }
+            let loaded = live.current
+            Log.info("config \(loaded.directory): \(loaded.playlist.count) pictures from "
+                     + (loaded.playlistFile ?? loaded.mediaDirectory))
+            return live
+        } catch let error as ConfigLoadError {
+            Log.error("config \(directory) is invalid (\(error.problems.count) problem(s)):")
+            error.problems.forEach { Log.error($0) }
+            notifier.status(StatusLine.invalid(error.problems))
+            throw ExitCode.failure
+        }
     }
 }

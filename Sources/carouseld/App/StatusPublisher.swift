@@ -1,3 +1,4 @@
+import CarouselBackends
 import CarouselConfig
 import CarouselCore
 /// What the operations know that the status tells: the screen's power, the daypart in force,
@@ -89,6 +90,17 @@ final class StatusPublisher {
     private func failedCards() -> [String] {
         var seen = Set<String>()
         return carousels.all.flatMap(\.failedCards).filter { seen.insert($0).inserted }
+    }
+
+    /// The SIGUSR1 line, for soak tests and operators: what months of running would show first.
+    /// The longest gaps are since the previous SIGUSR1.
+    func statistics(loop: EventLoop, watchdog: Watchdog, outputs: [any DisplayOutput]) -> String {
+        let gap = loop.takeLongestAnimatingGap(), pingGap = watchdog.takeLongestGap()
+        return "stats: frames \(carousels.framesPresented), wakeups \(loop.wakeups), "
+            + formatted("longest loop gap while animating %.1f ms, ", gap * 1000)
+            + "watchdog pings \(watchdog.pings)"
+            + (watchdog.interval.map { formatted(" every %.2f s, longest gap %.2f s", $0, pingGap) } ?? "")
+            + outputs.compactMap { $0.statistics.map { ", " + $0 } }.joined()
     }
 }
 
