@@ -100,6 +100,30 @@ package final class EventLoop {
         posted.append(work)
     }
 
+    // The same, for the object that keeps the token (or, for `post`, asks for the work): the
+    // handler is given that object, which the loop holds weakly. So the token kept in the owner
+    // and the closure kept in the loop make no cycle, no caller captures `unowned self` (a crash
+    // if the owner went first), and an owner that has gone is simply not called.
+
+    package func watch<Owner: AnyObject>(_ fd: Int32, name: String, owner: Owner,
+                                         handler: @escaping (Owner) -> Void) throws -> Watch {
+        try watch(fd, name: name) { [weak owner] in if let owner { handler(owner) } }
+    }
+
+    package func timer<Owner: AnyObject>(_ name: String, owner: Owner,
+                                         action: @escaping (Owner, Double) -> Void) -> LoopTimer {
+        timer(name) { [weak owner] now in if let owner { action(owner, now) } }
+    }
+
+    package func wallClockTimer<Owner: AnyObject>(_ name: String, owner: Owner,
+                                                  action: @escaping (Owner, WallClockTimer.Cause) -> Void) -> WallClockTimer {
+        wallClockTimer(name) { [weak owner] cause in if let owner { action(owner, cause) } }
+    }
+
+    package func post<Owner: AnyObject>(to owner: Owner, _ work: @escaping (Owner) -> Void) {
+        post { [weak owner] in if let owner { work(owner) } }
+    }
+
     /// Runs `work` on the loop's thread soon; callable from any thread (see `LoopInbox`).
     package func execute(_ work: @escaping () -> Void) { inbox.execute(work) }
 

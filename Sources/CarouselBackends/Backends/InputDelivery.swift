@@ -16,13 +16,18 @@ package protocol InputBackend: AnyObject {
 /// `touch_timeout` is lifted by `expire` when that timer fires, and delivered the same way.
 package final class InputDelivery {
     private unowned let sink: InputSink
+    private let expire: (_ now: Double) -> [RoutedAction]
     private let nextDeadline: () -> Double?
     private var timer: LoopTimer?
 
-    package init(loop: EventLoop, sink: InputSink, expire: @escaping (_ now: Double) -> [RoutedAction],
-                 nextDeadline: @escaping () -> Double?) {
-        self.sink = sink; self.nextDeadline = nextDeadline
-        timer = loop.timer("stuck touches") { [unowned self] now in deliver(expire(now)) }
+    /// `expire` and `nextDeadline` ask the source's owner, held weakly (it keeps this delivery).
+    package init<Owner: AnyObject>(loop: EventLoop, sink: InputSink, owner: Owner,
+                                   expire: @escaping (Owner, _ now: Double) -> [RoutedAction],
+                                   nextDeadline: @escaping (Owner) -> Double?) {
+        self.sink = sink
+        self.expire = { [weak owner] now in owner.map { expire($0, now) } ?? [] }
+        self.nextDeadline = { [weak owner] in owner.flatMap(nextDeadline) }
+        timer = loop.timer("stuck touches", owner: self) { $0.deliver($0.expire($1)) }
     }
 
     package func deliver(_ actions: [RoutedAction]) {

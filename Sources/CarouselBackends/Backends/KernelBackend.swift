@@ -69,9 +69,9 @@ private final class LibinputFeed {
 
     package init(_ request: InputRequest, loop: EventLoop, sink: InputSink) {
         self.request = request; self.loop = loop
-        delivery = InputDelivery(loop: loop, sink: sink, expire: { [unowned self] now in
-            source?.expireStuckTouches(now: now) ?? []
-        }, nextDeadline: { [unowned self] in source?.nextStuckDeadline })
+        delivery = InputDelivery(loop: loop, sink: sink, owner: self, expire: { owner, now in
+            owner.source?.expireStuckTouches(now: now) ?? []
+        }, nextDeadline: { $0.source?.nextStuckDeadline })
         let (settings, targets, routing) = (request.settings, request.targets, request.routing)
         let opening = BackgroundTask<Result<InputSource, Error>>(name: "carouseld-input", loop: loop)
         self.opening = opening
@@ -93,8 +93,8 @@ private final class LibinputFeed {
             // The screens or the config may have changed while the devices were being opened.
             reconfigure(request)
             do {
-                watch = try loop.watch(source.fd, name: "libinput") { [unowned self, unowned source] in
-                    delivery.deliver(source.dispatch())
+                watch = try loop.watch(source.fd, name: "libinput", owner: self) { owner in
+                    owner.source.map { owner.delivery.deliver($0.dispatch()) }
                 }
             } catch {
                 Log.error("watching input devices: \(error)")

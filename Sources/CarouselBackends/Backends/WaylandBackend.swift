@@ -40,7 +40,7 @@ package final class WaylandBackend: Backend {
         seatInput = WaylandInput(seat: seat, loop: loop)
         connection.startupFinished()
         do {
-            connectionWatch = try loop.watch(connection.fd, name: "Wayland") { [unowned self] in dispatch() }
+            connectionWatch = try loop.watch(connection.fd, name: "Wayland", owner: self) { $0.dispatch() }
         } catch {
             throw .compositor("watching the connection: \(error)")
         }
@@ -93,9 +93,9 @@ private final class WaylandInput: InputBackend {
 
     func start(_ request: InputRequest, sink: InputSink) {
         guard delivery == nil else { return }
-        delivery = InputDelivery(loop: loop, sink: sink, expire: { [unowned self] now in
-            routed(seat?.expireStuckTouches(now: now) ?? [])
-        }, nextDeadline: { [unowned self] in seat?.nextStuckDeadline })
+        delivery = InputDelivery(loop: loop, sink: sink, owner: self, expire: { owner, now in
+            owner.routed(owner.seat?.expireStuckTouches(now: now) ?? [])
+        }, nextDeadline: { $0.seat?.nextStuckDeadline })
         reconfigure(request)
         seat?.startupFinished()
     }

@@ -53,10 +53,10 @@ package final class DisplaySupervisor: DisplayOutput {
         guard let monitor else {
             return Log.warning("udev monitor unavailable: a display driver that loads later will not be noticed")
         }
-        monitorWatch = try loop.watch(monitor.fd, name: "udev display devices") { [unowned self] in
+        monitorWatch = try loop.watch(monitor.fd, name: "udev display devices", owner: self) { owner in
             // Add and remove only: a change (a screen plugged in) is the output's own business.
             let events = monitor.drain().filter { $0.action == "add" || $0.action == "remove" }
-            if !events.isEmpty { devicesChanged(events) }
+            if !events.isEmpty { owner.devicesChanged(events) }
         }
         // A device that udev finished between the first try and the monitor's start sent its
         // event to nobody: look once more now that nothing can be missed.

@@ -47,7 +47,7 @@ package final class DrmCard {
     package func attachScreen(to loop: EventLoop) throws {
         attachedScreens += 1
         guard attachedScreens == 1 else { return }
-        eventsWatch = try loop.watch(fd, name: "DRM events") { [unowned self] in handleEvents() }
+        eventsWatch = try loop.watch(fd, name: "DRM events", owner: self) { $0.handleEvents() }
     }
 
     package func detachScreen() {

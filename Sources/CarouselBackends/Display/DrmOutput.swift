@@ -91,11 +91,11 @@ package final class DrmOutput: DisplayOutput {
         try card.attachScreen(to: loop)
         hotplug = UdevMonitor(subsystems: ["drm"])
         if let hotplug {
-            hotplugWatch = try loop.watch(hotplug.fd, name: "udev hotplug") { [unowned self] in
+            hotplugWatch = try loop.watch(hotplug.fd, name: "udev hotplug", owner: self) { owner in
                 // A card's connectors changed (HOTPLUG=1, "change"), or a driver that just loaded
                 // registered its connectors after the card ("add").
                 if hotplug.drain().contains(where: { $0.hotplug || $0.action == "change" || $0.action == "add" }) {
-                    hotplugged()
+                    owner.hotplugged()
                 }
             }
         } else {
@@ -310,7 +310,7 @@ extension DrmOutput {
         committed.queued(buffer: index, view: view, cards: cards)
         if !evented {
             // Legacy SetCrtc completes on return: report it from the loop, like an event.
-            loop?.post { [weak self] in self?.flipCompleted(time: MonotonicClock.now()) }
+            loop?.post(to: self) { $0.flipCompleted(time: MonotonicClock.now()) }
         }
     }
 

@@ -104,10 +104,9 @@ package final class FbdevOutput: DisplayOutput {
         guard state.power == .on, state.primary != nil else { return .accepted }
         rotator?.copy(into: mapping.memory, width: mapping.width, height: mapping.height, stride: mapping.stride)
         reporting = true
-        loop?.post { [weak self] in
-            guard let self else { return }
-            reporting = false
-            events?(.presented(at: MonotonicClock.now()))
+        loop?.post(to: self) { owner in
+            owner.reporting = false
+            owner.events?(.presented(at: MonotonicClock.now()))
         }
         return .accepted
     }

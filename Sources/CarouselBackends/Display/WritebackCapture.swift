@@ -61,8 +61,8 @@ package final class WritebackCapture {
         recording = WritebackRecording(directory: directory)
         remaining = frames
         self.loop = loop
-        rest = loop?.timer("writeback: the screen rests") { [unowned self] _ in rested() }
-        overdue = loop?.timer("writeback: a job overdue") { [unowned self] _ in lost() }
+        rest = loop?.timer("writeback: the screen rests", owner: self) { owner, _ in owner.rested() }
+        overdue = loop?.timer("writeback: a job overdue", owner: self) { owner, _ in owner.lost() }
     }
 
     deinit {
@@ -101,7 +101,7 @@ package final class WritebackCapture {
             return
         }
         do {
-            let watch = try loop.watch(fence, name: "writeback fence") { [unowned self] in written() }
+            let watch = try loop.watch(fence, name: "writeback fence", owner: self) { $0.written() }
             job = Job(number: number, fence: fence, watch: watch)
             overdue?.schedule(at: loop.time.now() + Self.lostAfter)
             remaining -= 1

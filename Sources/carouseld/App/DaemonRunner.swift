@@ -55,7 +55,7 @@ final class DaemonRunner {
                         .joined(separator: ", "))
         }
         startup.reached("display open")
-        let clock = ClockTrust(mode: loaded.shell.sync.trustClock, loop: loop, trusted: { [unowned events] in events.emit(.clockTrusted) })
+        let clock = ClockTrust(mode: loaded.shell.sync.trustClock, loop: loop, trusted: { events.emit(.clockTrusted) })
         carousels = try Carousels(backend, loaded: loaded, options: options, clock: clock, loop: loop, events: events)
         startup.reached("carousels made")
         self.startup = startup
@@ -109,18 +109,18 @@ final class DaemonRunner {
     private func connect(loop: EventLoop, controlPath: String?) throws {
         control = openControl(controlPath, loop: loop)
         loop.isAnimating = { [unowned self] in carousels.isAnimatingOnScreen }
-        signalWatch = try loop.watch(signals.fd, name: "signals") { [unowned self] in
-            for signal in signals.drain() { handle(signal: signal) }
+        signalWatch = try loop.watch(signals.fd, name: "signals", owner: self) { owner in
+            for signal in owner.signals.drain() { owner.handle(signal: signal) }
         }
         events.deliver { [unowned self] in handle($0) }
         if !operations.power.isOn {
             // Started during the screen's off hours: nothing will be drawn, yet the daemon is up,
             // and a touch must be able to wake the screen.
-            loop.post { [unowned self] in
-                Log.info("started with the screen off (\(operations.power.state.reason)); a touch wakes it")
-                publisher.notifier.ready()
-                publisher.publish()
-                router.start(live.current.shell)
+            loop.post(to: self) { runner in
+                Log.info("started with the screen off (\(runner.operations.power.state.reason)); a touch wakes it")
+                runner.publisher.notifier.ready()
+                runner.publisher.publish()
+                runner.router.start(runner.live.current.shell)
             }
         }
     }

@@ -24,8 +24,8 @@ final class Operations: OperationsState {
         let tv = Self.tvLink(shell.schedule.tv.cec, outputs: outputs, loop: loop, events: events)
         let screens = ScreenSwitch(displays: carousels.all, tv: tv, delays: (shell.schedule.tv.offDelay, shell.schedule.tv.onDelay), loop: loop)
         power = PowerController(shell: shell, screens: screens, displays: outputs, screenNames: screenNames,
-                                clock: carousels.clock, loop: loop) { [unowned events] on in events.emit(.screensSwitched(on: on)) }
-        dayparts = DaypartController(loaded: live.current, clock: carousels.clock, loop: loop) { [unowned events] _, items in
+                                clock: carousels.clock, loop: loop) { on in events.emit(.screensSwitched(on: on)) }
+        dayparts = DaypartController(loaded: live.current, clock: carousels.clock, loop: loop) { _, items in
             events.emit(.daypart(items: items))
         }
         updatePause()
@@ -37,7 +37,7 @@ final class Operations: OperationsState {
     private static func tvLink(_ setting: String, outputs: [DisplayOutput], loop: EventLoop, events: AppEvents) -> TVLink? {
         guard let adapter = CECAdapterChoice.open(setting, outputs: outputs) else { return nil }
         do {
-            return try TVLink(bus: adapter, loop: loop) { [unowned events] in events.emit(.tvPower($0)) }
+            return try TVLink(bus: adapter, loop: loop) { events.emit(.tvPower($0)) }
         } catch {
             Log.warning("CEC \(adapter.name): \(error); the screen is switched by KMS alone")
             return nil

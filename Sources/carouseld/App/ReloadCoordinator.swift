@@ -23,11 +23,11 @@ final class ReloadCoordinator {
          router: InputRouter, publisher: StatusPublisher, events: AppEvents, loop: EventLoop) throws {
         self.live = live; self.options = options; self.backend = backend; self.carousels = carousels
         self.operations = operations; self.router = router; self.publisher = publisher; self.events = events
-        timer = loop.timer("config reload") { [unowned self] now in reloadIfDue(now: now) }
+        timer = loop.timer("config reload", owner: self) { $0.reloadIfDue(now: $1) }
         watches = [
-            try loop.watch(live.fd, name: "config inotify") { [unowned self, unowned loop] in
-                live.handleReadable(now: loop.time.now())
-                rearm()
+            try loop.watch(live.fd, name: "config inotify", owner: self) { [time = loop.time] owner in
+                owner.live.handleReadable(now: time.now())
+                owner.rearm()
             },
         ]
     }
@@ -96,7 +96,7 @@ extension LiveConfig {
     static func first(_ directory: String, notifier: Notifier, loop: EventLoop, events: AppEvents) throws -> LiveConfig {
         let lastGood = UnitDirectory.first("STATE_DIRECTORY").map { "\($0)/last-good-config" }
         do {
-            let live = try LiveConfig(directory: directory, lastGood: lastGood, notifier: notifier, loop: loop) { [unowned events] in
+            let live = try LiveConfig(directory: directory, lastGood: lastGood, notifier: notifier, loop: loop) {
                 events.emit(.configLoaded)
             }
             let loaded = live.current

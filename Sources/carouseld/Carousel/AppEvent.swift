@@ -47,14 +47,14 @@ final class AppEvents {
     init(loop: EventLoop) { self.loop = loop }
 
     func emit(_ event: AppEvent) {
-        if queued.isEmpty, handle != nil { loop.post { [unowned self] in drain() } }
+        if queued.isEmpty, handle != nil { loop.post(to: self) { $0.drain() } }
         queued.append(event)
     }
 
     /// The composition root, once built, hears every event from here on (and those queued).
     func deliver(to handle: @escaping (AppEvent) -> Void) {
         self.handle = handle
-        if !queued.isEmpty { loop.post { [unowned self] in drain() } }
+        if !queued.isEmpty { loop.post(to: self) { $0.drain() } }
     }
 
     private func drain() {

@@ -49,7 +49,7 @@ extension Carousel {
     func scheduleTick() {
         guard !pacing.tickPosted else { return }
         pacing.tickPosted = true
-        loop.post { [unowned self] in tick(now: loop.time.now()) }
+        loop.post(to: self) { $0.tick(now: $0.loop.time.now()) }
     }
 
     /// Runs due wakeups, advances the engine to `now`, draws if something changed and the

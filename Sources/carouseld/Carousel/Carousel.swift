@@ -83,7 +83,7 @@ final class Carousel {
                                 viewport: arrangement?.viewport ?? Size(width: 1920, height: 1080), now: now,
                                 itemDurations: content.items.map(\.duration))
         screens = outputs.map { Screen(output: $0) }
-        timer = loop.timer("frame timer") { [unowned self] now in tick(now: now) }
+        timer = loop.timer("frame timer", owner: self) { $0.tick(now: $1) }
         try attachScreens()
         if showsKeptFrameAsMade { showKeptFrames() }
         rebuildRenderers()

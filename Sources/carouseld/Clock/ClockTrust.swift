@@ -34,7 +34,7 @@ final class ClockTrust {
         isTrusted = mode == .always || probe()
         if !isTrusted {
             Log.notice("the clock is not synchronised yet: the screen schedule, dayparting and wall-clock sync wait for it")
-            poll = loop.timer("clock synchronised?") { [unowned self] _ in check() }
+            poll = loop.timer("clock synchronised?", owner: self) { owner, _ in owner.check() }
             poll?.schedule(at: time.now() + Self.pollInterval)
         }
     }

@@ -43,9 +43,9 @@ private final class HeadlessOutput: DisplayOutput {
         (self.width, self.height) = (width, height)
         memory = UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64)
         memory.initializeMemory(as: UInt32.self, repeating: 0, count: width * height)
-        flip = loop.timer("headless flip") { [unowned self] now in
-            pending = false
-            events?(.presented(at: now))
+        flip = loop.timer("headless flip", owner: self) { owner, now in
+            owner.pending = false
+            owner.events?(.presented(at: now))
         }
     }
 

@@ -37,7 +37,7 @@ final class ControlServer {
         self.path = path; self.answer = answer
         self.loop = loop
         listener = try UnixSocket.listen(at: path, mode: 0o660)
-        listenerWatch = try loop.watch(listener.rawValue, name: "control socket") { [unowned self] in acceptWaiting() }
+        listenerWatch = try loop.watch(listener.rawValue, name: "control socket", owner: self) { $0.acceptWaiting() }
         Log.info("control socket \(path)")
     }
 
@@ -64,7 +64,7 @@ final class ControlServer {
             }
             Log.debug("control: client uid \(peer.map { "\($0.uid) pid \($0.pid)" } ?? "?") connected")
             do {
-                let watch = try loop.watch(fd, name: "control client") { [unowned self] in readable(fd) }
+                let watch = try loop.watch(fd, name: "control client", owner: self) { $0.readable(fd) }
                 let client = Client(socket: socket, uid: peer?.uid ?? UInt32.max)
                 client.watch = watch
                 clients[fd] = client

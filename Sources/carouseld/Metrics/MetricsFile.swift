@@ -21,7 +21,7 @@ final class MetricsFile {
     /// `status` is the daemon's status as `ctl status` gives it.
     init(path: String, loop: EventLoop, cacheFallback: Bool? = nil, status: @escaping () -> DaemonStatus) {
         self.path = path; self.status = status; self.loop = loop; self.cacheFallback = cacheFallback
-        timer = loop.timer("metrics file") { [unowned self] now in write(now: now) }
+        timer = loop.timer("metrics file", owner: self) { $0.write(now: $1) }
         Log.info("metrics: \(path) (Prometheus textfile format)")
     }
 

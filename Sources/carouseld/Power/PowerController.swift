@@ -27,9 +27,9 @@ final class PowerController {
         connectors = zip(displays, screenNames).compactMap { display, name in
             name.map { (display.devicePath.split(separator: "/").last.map(String.init) ?? "", $0) }
         }
-        timer = loop.wallClockTimer("screen schedule") { [unowned self] _ in
+        timer = loop.wallClockTimer("screen schedule", owner: self) { owner, _ in
             // A set clock may be NTP's first setting of it: ask whether it is believed now.
-            clock.check(); apply()
+            owner.clock.check(); owner.apply()
         }
         configureBacklight(shell.schedule.backlight)
         apply()

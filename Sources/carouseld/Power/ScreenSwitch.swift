@@ -26,8 +26,8 @@ final class ScreenSwitch {
         self.displays = displays; self.tv = tv; self.delays = delays
         time = loop.time
         guard tv != nil else { return }
-        blankTimer = loop.timer("CRTC blank after CEC standby") { [unowned self] _ in setDisplays(on: false) }
-        wakeTimer = loop.timer("CEC wake") { [unowned self] now in wakeTV(now: now) }
+        blankTimer = loop.timer("CRTC blank after CEC standby", owner: self) { owner, _ in owner.setDisplays(on: false) }
+        wakeTimer = loop.timer("CEC wake", owner: self) { $0.wakeTV(now: $1) }
     }
 
     func configure(delays: (off: Double, on: Double)) { self.delays = delays }

@@ -19,7 +19,7 @@ final class DaypartController {
         self.loaded = loaded
         self.clock = clock
         file = loaded.daypart(at: clock.trustedNow).file
-        timer = loop.wallClockTimer("dayparts") { [unowned self] _ in check() }
+        timer = loop.wallClockTimer("dayparts", owner: self) { owner, _ in owner.check() }
         arm()
     }
 

@@ -36,13 +36,13 @@ final class WallClockSync {
         self.wallClock = wallClock
         time = loop.time
         resumeAfter = shell.sync.resume
-        timer = loop.wallClockTimer("wall clock") { [unowned self] cause in
+        timer = loop.wallClockTimer("wall clock", owner: self) { owner, cause in
             switch cause {
-            case .clockSet: clockStepped()
-            case .due: align(animateFarther: false)
+            case .clockSet: owner.clockStepped()
+            case .due: owner.align(animateFarther: false)
             }
         }
-        resumeTimer = loop.timer("sync resume") { [unowned self] now in resume(now: now) }
+        resumeTimer = loop.timer("sync resume", owner: self) { $0.resume(now: $1) }
         configure(shell: shell)
     }
 

@@ -20,7 +20,7 @@ final class Watchdog {
         self.interval = interval
         self.notifier = notifier
         guard let interval else { return }
-        let timer = loop.timer("watchdog") { [unowned self] now in ping(now: now) }
+        let timer = loop.timer("watchdog", owner: self) { $0.ping(now: $1) }
         nextDeadline = loop.time.now() + interval
         timer.schedule(at: nextDeadline)
         self.timer = timer

@@ -25,7 +25,7 @@ final class TVLink {
     /// Right after start the kernel is still claiming our logical address in the background
     /// (it polls the candidates on the bus), and refuses transmits (ENONET): what is asked
     /// meanwhile waits, until the address is there or `claimWait` has passed. nil afterwards.
-    private var beforeClaim: (until: Double, work: [() -> Void])?
+    private var beforeClaim: (until: Double, work: [(TVLink) -> Void])?
     private var claimTimer: LoopTimer?
     /// The TV's reported power changed (status, state file, metrics).
     private let powerChanged: (TVPower) -> Void
@@ -36,9 +36,9 @@ final class TVLink {
         self.bus = bus; self.powerChanged = powerChanged
         time = loop.time
         beforeClaim = (time.now() + Self.claimWait, [])
-        pollTimer = loop.timer("TV power status") { [unowned self] _ in askPower() }
-        claimTimer = loop.timer("CEC address claim") { [unowned self] now in claimChecked(now: now) }
-        if let fd = bus.fd { watch = try loop.watch(fd, name: "CEC \(bus.name)") { [unowned self] in drain() } }
+        pollTimer = loop.timer("TV power status", owner: self) { owner, _ in owner.askPower() }
+        claimTimer = loop.timer("CEC address claim", owner: self) { $0.claimChecked(now: $1) }
+        if let fd = bus.fd { watch = try loop.watch(fd, name: "CEC \(bus.name)", owner: self) { $0.drain() } }
         pollTimer?.schedule(at: time.now())
     }
 
@@ -46,7 +46,7 @@ final class TVLink {
 
     /// <Standby> to the TV.
     func standby() {
-        if waitingForClaim({ [unowned self] in standby() }) { return }
+        if waitingForClaim({ $0.standby() }) { return }
         send(.standby(from: me), "Standby")
         pollTimer?.schedule(at: polling.asked(.standby, at: time.now()))
     }
@@ -54,7 +54,7 @@ final class TVLink {
     /// <Image View On> to the TV, and <Active Source> with this connector's physical address
     /// to everyone, so the TV turns on and shows this input.
     func wake() {
-        if waitingForClaim({ [unowned self] in wake() }) { return }
+        if waitingForClaim({ $0.wake() }) { return }
         let from = me
         send(.imageViewOn(from: from), "Image View On")
         let address = bus.physicalAddress()
@@ -75,7 +75,7 @@ final class TVLink {
     private var me: UInt8 { bus.logicalAddress() ?? CECMessage.broadcast }
 
     private func askPower() {
-        if waitingForClaim({ [unowned self] in askPower() }) { return }
+        if waitingForClaim({ $0.askPower() }) { return }
         do {
             let sequence = try bus.transmit(.giveDevicePowerStatus(from: me), awaiting: .reportPowerStatus)
             powerQuery = sequence
@@ -90,7 +90,7 @@ final class TVLink {
     }
 
     /// True when `work` was kept for when the address is claimed (see `beforeClaim`).
-    private func waitingForClaim(_ work: @escaping () -> Void) -> Bool {
+    private func waitingForClaim(_ work: @escaping (TVLink) -> Void) -> Bool {
         guard var waiting = beforeClaim, bus.logicalAddress() == nil, time.now() < waiting.until else { return false }
         waiting.work.append(work)
         beforeClaim = waiting
@@ -107,7 +107,7 @@ final class TVLink {
             return
         }
         beforeClaim = nil
-        for work in waiting.work { work() }
+        for work in waiting.work { work(self) }
     }
 
     private func send(_ message: CECMessage, _ what: String) {

@@ -40,9 +40,9 @@ final class FakeBackend: Backend, InputBackend {
 
     func start(_ request: InputRequest, sink: InputSink) {
         inputStarted += 1
-        delivery = InputDelivery(loop: loop, sink: sink, expire: { [unowned self] now in
-            translator.expireStuckTouches(now: now).map { (group: 0, action: $0) }
-        }, nextDeadline: { [unowned self] in translator.nextStuckDeadline })
+        delivery = InputDelivery(loop: loop, sink: sink, owner: self, expire: { owner, now in
+            owner.translator.expireStuckTouches(now: now).map { (group: 0, action: $0) }
+        }, nextDeadline: { $0.translator.nextStuckDeadline })
         reconfigure(request)
     }
 
