@@ -40,7 +40,7 @@ final class CarouselDecodeTests: XCTestCase {
         // Every decode the first frame asked for, finished and handed over.
         for _ in 0..<100 {
             try settle(loop, output)
-            group.stores.values.forEach { $0.waitUntilIdle() }
+            group.rendering.stores.values.forEach { $0.waitUntilIdle() }
             if try loop.runOnce(timeoutMilliseconds: 0) == 0 { break }
         }
         try settle(loop, output)

@@ -47,12 +47,12 @@ extension DaemonRunner {
     private func started(firstFrameAt time: Double) {
         let lead = carousels.lead
         // Only what came before the first commit: after a kept frame, they belong to the live frame.
-        let committed = lead.firstCommitTime ?? time
+        let committed = lead.startup.firstCommit ?? time
         let composed = lead.screens.compactMap(\.firstComposedAt).min()
-        for (name, moment) in [("cards decoded", lead.firstDecodeTime), ("drawing", lead.firstDrawTime), ("composed", composed)] {
+        for (name, moment) in [("cards decoded", lead.startup.firstDecode), ("drawing", lead.startup.firstDraw), ("composed", composed)] {
             if let moment, moment < committed { startup.reached(name, at: moment) }
         }
-        if let committed = lead.firstCommitTime { startup.reached("committed", at: committed) }
+        if let committed = lead.startup.firstCommit { startup.reached("committed", at: committed) }
         Log.info("first frame on screen \(startup.sinceExec(time)) after exec (\(startup)): "
                  + backend.outputs.map(\.summary).joined(separator: "; "))
         publisher.notifier.ready()

@@ -7,18 +7,18 @@ import CarouselPixels
 /// What the carousel shows: its playlist and settings, the arrangement on its screens, and the
 /// renderers over their image stores. A finished decode of a card on screen redraws it.
 extension Carousel {
-    var allStores: [ImageStore] { Array(stores.values) }
+    var allStores: [ImageStore] { Array(rendering.stores.values) }
 
     /// The screens' transforms (identity while not lit).
     var transforms: [ViewTransform] {
-        arrangement?.transforms ?? Array(repeating: .identity, count: screens.count)
+        arranger.current?.transforms ?? Array(repeating: .identity, count: screens.count)
     }
 
     /// Lays the engine out for the screens' sizes again (a screen appeared or changed mode),
     /// with new renderers; touches then map anew.
     func rearrange() {
-        arrangement = arranger.arrange(screens.map(\.output.size))
-        guard let size = arrangement?.viewport else { return }
+        arranger.arrange(screens.map(\.output.size))
+        guard let size = arranger.current?.viewport else { return }
         engine.resize(size)
         rebuildRenderers()
         events.emit(.resized(self))
@@ -35,15 +35,15 @@ extension Carousel {
         for scale in scales {
             let scaled = Size(width: viewport.width * scale, height: viewport.height * scale)
             next[scale] = ImageStore(paths: items.map(\.path), config: config, shell: shared, viewport: scaled,
-                                     replacing: stores[scale] ?? stores.values.first, cache: cache,
+                                     replacing: rendering.stores[scale] ?? rendering.stores.values.first, cache: rendering.cache,
                                      helperThreads: DecodeWorker.helpersForThisMachine,
-                                     urgentStart: firstFrameTime == nil,
+                                     urgentStart: startup.firstFrame == nil,
                                      loop: loop) { [weak self] in self?.cardsDecoded($0) }
         }
-        stores = next
+        rendering.stores = next
         for (index, view) in transforms.enumerated() where screens.indices.contains(index) {
             guard let store = next[view.scale] else { continue }
-            screens[index].renderer = makeRenderer(store, config, view)
+            screens[index].renderer = rendering.makeRenderer(store, config, view)
             screens[index].pathLog = FramePathLog()
             screens[index].offersCards = true
             screens[index].pan = PanState()
@@ -59,7 +59,7 @@ extension Carousel {
     func cardsDecoded(_ update: ImageStore.Update) {
         let visible = Set(engine.layout().cards.map(\.index))
         Log.debug("cards decoded \(update.ready), failed \(update.failed); on screen \(visible.sorted())")
-        if firstDecodeTime == nil { firstDecodeTime = loop.time.now() }
+        if startup.firstDecode == nil { startup.firstDecode = loop.time.now() }
         if !visible.isDisjoint(with: update.ready + update.failed) { return setNeedsRedraw() }
         guard !update.ready.isEmpty, !engine.isMoving else { return }
         // At rest on planes the next cards are readied; a window waits for its cards.
@@ -72,7 +72,7 @@ extension Carousel {
     /// "a4.png: truncated PNG data" for each picture of this carousel whose card failed.
     var failedCards: [String] {
         var failed: [Int: ImageError] = [:]
-        for store in stores.values { failed.merge(store.failedCards) { first, _ in first } }
+        for store in rendering.stores.values { failed.merge(store.failedCards) { first, _ in first } }
         return failed.sorted { $0.key < $1.key }.filter { items.indices.contains($0.key) }
             .map { "\(items[$0.key].name): \($0.value)" }
     }
@@ -80,7 +80,7 @@ extension Carousel {
     /// Makes again the cards whose file changed since they failed (a picture copied in place
     /// was read half-written); the finished decode redraws them.
     func retryChangedFailures() {
-        for store in stores.values {
+        for store in rendering.stores.values {
             let retried = store.retryChangedFailures()
             if !retried.isEmpty { Log.info("\(prefix)trying again: \(retried.map { items[$0].name }.joined(separator: ", "))") }
         }
@@ -124,7 +124,7 @@ extension Carousel {
     /// Where a touch on each of this carousel's screens goes (`index`: this carousel's).
     func touchTargets(carousel index: Int) -> [TouchTarget] {
         screens.indices.map { i in
-            TouchTarget(group: index, screen: screens[i].output.size ?? engine.viewport, rotation: rotations[i],
+            TouchTarget(group: index, screen: screens[i].output.size ?? engine.viewport, rotation: screens[i].rotation,
                         view: transforms[i])
         }
     }
@@ -143,11 +143,16 @@ extension Carousel {
 struct Arranger {
     let plan: ScreenPlan
     private var lastSizes: [Size?]
+    /// The arrangement of the last `arrange`; nil while no screen has a size.
+    private(set) var current: ScreenArrangement?
 
-    init(plan: ScreenPlan, sizes: [Size?]) { self.plan = plan; lastSizes = sizes }
+    init(plan: ScreenPlan, sizes: [Size?]) {
+        self.plan = plan; lastSizes = sizes
+        arrange(sizes)
+    }
 
-    mutating func arrange(_ sizes: [Size?]) -> ScreenArrangement? {
+    mutating func arrange(_ sizes: [Size?]) {
         lastSizes = zip(sizes, lastSizes).map { $0 ?? $1 }
-        return plan.arrangement(of: plan.groups[0], sizes: plan.layout == .span ? lastSizes : sizes)
+        current = plan.arrangement(of: plan.groups[0], sizes: plan.layout == .span ? lastSizes : sizes)
     }
 }

@@ -17,6 +17,12 @@ import CarouselPixels
 /// of their own on the loop, due by the real clock, whatever this carousel's clock says.
 extension Carousel {
     struct Pacing {
+        /// Runs the next tick when nothing else asks for a frame sooner.
+        var timer: LoopTimer?
+        /// The layout of the last tick: what every screen should show.
+        var layout: FrameLayout?
+        /// Frames that became visible so far (on any screen).
+        var framesPresented = 0
         /// A tick is posted to run after the current handler.
         var tickPosted = false
         /// No frame before this time (a virtual GPU's flips complete at once: the next "vblank").
@@ -74,7 +80,7 @@ extension Carousel {
         }
         report(new)
         let layout = engine.layout()
-        current = layout
+        pacing.layout = layout
         for index in screens.indices { draw(layout, onScreen: index) }
         armTimer()
     }
@@ -82,15 +88,15 @@ extension Carousel {
     /// A frame became visible on screen `index` (the output posted it: this runs from the loop,
     /// after the output's own work). The leader's flip ticks at once, at the flip's time.
     func presented(onScreen index: Int, at time: Double) {
-        framesPresented += 1
-        if firstFrameTime == nil {
-            firstFrameTime = time
+        pacing.framesPresented += 1
+        if startup.firstFrame == nil {
+            startup.firstFrame = time
             events.emit(.firstFrame(self, at: time, restingOn: engine.isMoving ? nil : engine.selectedIndex))
         }
-        Log.debug("frame \(framesPresented) visible at \(time)")
+        Log.debug("frame \(pacing.framesPresented) visible at \(time)")
         // Another screen: it catches up with the layout the leader is showing.
         guard index == leader else {
-            if let current { draw(current, onScreen: index) }
+            if let layout = pacing.layout { draw(layout, onScreen: index) }
             return
         }
         // A flip that completed well before one refresh period after the previous one (a
@@ -131,13 +137,13 @@ extension Carousel {
         // The kept start frame stays until the live frame of that layout is final (no preview);
         // a first frame waits for its cards a moment (`firstFrameWait`). A decode redraws.
         if screen.showsKeptFrame, layout == screen.lastDrawn, !screen.renderer.isFinal(layout) { return }
-        if screen.power == nil, let deadline = firstFrameDeadline, loop.time.now() < deadline,
+        if screen.power == nil, let deadline = startup.firstFrameDeadline, loop.time.now() < deadline,
            !screen.renderer.isFinal(layout) { return }
-        if firstDrawTime == nil { firstDrawTime = loop.time.now() }
+        if startup.firstDraw == nil { startup.firstDraw = loop.time.now() }
         do {
             try screens[index].show(layout, upcoming: { engine.neighbourLayouts() },
                                     around: { engine.restingLayouts(pagesAway: Screen.pagesAround) }, now: loop.time.now)
-            if firstCommitTime == nil { firstCommitTime = loop.time.now() }
+            if startup.firstCommit == nil { startup.firstCommit = loop.time.now() }
             keepStartFrameIfDue(layout)
             // With "frame N visible at", how long the daemon took from a flip to the next commit
             // (the rest, to the flip after, is the driver's).
@@ -177,10 +183,10 @@ extension Carousel {
         // A first frame waiting for its cards is drawn at the deadline whatever is decoded.
         // (The clock last: every frame arms this, and where the clock source has no vDSO a read
         // is a system call.)
-        if let deadline = firstFrameDeadline, screens.contains(where: { $0.power == nil }), deadline > loop.time.now() {
+        if let deadline = startup.firstFrameDeadline, screens.contains(where: { $0.power == nil }), deadline > loop.time.now() {
             next = min(next ?? deadline, deadline)
         }
-        timer.schedule(at: next)
+        pacing.timer?.schedule(at: next)
     }
 
     /// The engine's events, handed out once the current handler (a tick, a touch, a control
@@ -196,6 +202,8 @@ extension Carousel {
     /// carousel this screen looks: `ViewTransform`), and what it shows now.
     struct Screen {
         let output: DisplayOutput
+        /// The panel's rotation (its touches are turned with it).
+        let rotation: Int
         var renderer: FrameRenderer = NoRenderer()
         var lastDrawn: FrameLayout?
         var redraw = true
@@ -220,7 +228,7 @@ extension Carousel {
         /// compose from the commit after it.
         var firstComposedAt: Double?
 
-        init(output: DisplayOutput) { self.output = output }
+        init(output: DisplayOutput, rotation: Int) { self.output = output; self.rotation = rotation }
 
         /// Shows `layout`: panned where the screen and the look allow (`commitPanned`), else its
         /// cards on overlay planes where the output takes them (tested, then applied), or

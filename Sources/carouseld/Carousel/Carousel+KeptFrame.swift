@@ -13,6 +13,19 @@ import Glibc
 /// for another config, other pictures (the shown ones' size, time and inode), another screen size
 /// or another build of carouseld is not shown. A carousel synced to the wall clock starts on the
 /// clock's picture, so it keeps none.
+/// Where a carousel's start frames are kept (nil without a cache directory), the task that
+/// writes them off the loop, and how many it wrote.
+final class KeptFrames {
+    let directory: String?
+    let task: BackgroundTask<[String?]>
+    var written = 0
+
+    init(directory: String?, loop: EventLoop) {
+        self.directory = directory
+        task = BackgroundTask(name: "carouseld-keep", loop: loop)
+    }
+}
+
 extension Carousel {
     /// A warm start's kept frame goes to the screen as the carousel is made, before the image
     /// stores, their threads and the rest of the daemon: 40-70 ms sooner under TCG. Not where a
@@ -24,7 +37,7 @@ extension Carousel {
     /// carousel first rests, final, on its start frame. Called once: as the carousel is made, or
     /// at `start` (`showsKeptFrameAsMade`).
     func showKeptFrames() {
-        guard let directory = keptFrames, screensOn, !engine.isMoving else { return }
+        guard let directory = keeping.directory, screensOn, !engine.isMoving else { return }
         let start = engine.layout()
         guard start == startLayout() else { return }
         for index in screens.indices {
@@ -32,7 +45,7 @@ extension Carousel {
                   let frame = KeptFrameFile.read(path, key: key, width: width, height: height) else { continue }
             do {
                 try screens[index].showKept(frame, layout: start)
-                if firstCommitTime == nil { firstCommitTime = loop.time.now() }
+                if startup.firstCommit == nil { startup.firstCommit = loop.time.now() }
                 Log.info("\(prefix)\(screens[index].output.summary): the kept start frame is on its way to the screen")
             } catch {
                 Log.warning("\(prefix)showing the kept start frame on \(screens[index].output.summary): \(error)")
@@ -52,24 +65,24 @@ extension Carousel {
     /// that shows it, final, composes it once more off screen, and the files are written.
     func keepStartFrameIfDue(_ layout: FrameLayout) {
         // `layout` is then the start layout, which each screen's key is made of.
-        guard let directory = keptFrames, !keeper.isRunning, !layout.isMoving, layout.selectedIndex == 0,
+        guard let directory = keeping.directory, !keeping.task.isRunning, !layout.isMoving, layout.selectedIndex == 0,
               screens.contains(where: \.keepsStartFrame), layout == startLayout() else { return }
         var frames: [(memory: AnonymousMapping, buffer: PixelBuffer, key: UInt64, path: String)] = []
         for index in screens.indices where screens[index].keepsStartFrame && screens[index].lastDrawn == layout {
             guard screens[index].renderer.isFinal(layout),
                   let (path, key, width, height) = keptFrameFile(ofScreen: index, start: layout, in: directory),
-                  let store = stores[transforms[index].scale],
+                  let store = rendering.stores[transforms[index].scale],
                   // Its own mapping, given back whole when written (megabytes malloc'd would stay
                   // in glibc's heap, resident).
                   let memory = AnonymousMapping(byteCount: width * height * 4) else { continue }
             let buffer = PixelBuffer(base: memory.base, width: width, height: height, stride: width * 4)
-            makeRenderer(store, config, transforms[index]).draw(layout, into: buffer)
+            rendering.makeRenderer(store, config, transforms[index]).draw(layout, into: buffer)
             screens[index].keepsStartFrame = false
             frames.append((memory, buffer, key, path))
         }
         guard !frames.isEmpty else { return }
         // The writes (megabytes) are the worker's: the loop goes on drawing.
-        keeper.start({
+        keeping.task.start({
             frames.map { frame in
                 withExtendedLifetime(frame.memory) {
                     KeptFrameFile.write(frame.buffer, key: frame.key, to: frame.path) ? nil : frame.path
@@ -78,7 +91,7 @@ extension Carousel {
         }, finished: { [weak self] failed in
             guard let self else { return }
             let failures = failed.compactMap { $0 }
-            framesKept += frames.count - failures.count
+            keeping.written += frames.count - failures.count
             for path in failures { Log.warning("\(prefix)could not keep the start frame in \(path)") }
             let kept = frames.map(\.path).filter { !failures.contains($0) }
             if !kept.isEmpty { Log.info("\(prefix)start frame kept: \(kept.joined(separator: ", "))") }
@@ -103,7 +116,7 @@ extension Carousel {
         // view, they make the start layout.
         let view = transforms[index], viewport = engine.viewport
         var key = "\(CardCacheKey.buildIdentity) \(width)x\(height) \(view.scale) \(view.originX) \(view.originY) "
-            + "\(rotations[index]) \(viewport.width)x\(viewport.height) \(content.configDigest)\n"
+            + "\(screens[index].rotation) \(viewport.width)x\(viewport.height) \(content.configDigest)\n"
         for item in items { key += "\(item.path) \(item.duration ?? -1)\n" }
         for shown in Set(start.cards.map(\.index)).sorted() where items.indices.contains(shown) {
             key += FileStamp(path: items[shown].path).map { "\($0.device) \($0.inode) \($0.size) \($0.mtimeNanoseconds)\n" }

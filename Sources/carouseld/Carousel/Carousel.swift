@@ -20,39 +20,20 @@ final class Carousel {
     let events: AppEvents
     var engine: CarouselEngine
     var screens: [Screen]
-    /// Each screen's rotation (its panel's touches are turned with it).
-    let rotations: [Int]
-    var timer: LoopTimer!
-    /// The layout of the last tick: what every screen should show.
-    var current: FrameLayout?
     var pacing = Pacing()
     var stopped = false
     /// The screens are to be lit (`setScreens(on:)`).
     private(set) var screensOn = true
-    /// Frames that became visible so far (on any screen), and the time the first one did.
-    var framesPresented = 0
-    var firstFrameTime: Double?
-    /// When the first cards came from the decoder, the first frame began to be drawn (its
-    /// cards ready, or the wait over) and was committed: the start's breakdown in the log.
-    var firstDecodeTime: Double?
-    var firstDrawTime: Double?
-    var firstCommitTime: Double?
+    /// The moments of the start, and how long its first frame may wait.
+    var startup = StartMoments()
     /// What it shows and how: replaced as a whole by a reload or a daypart switch.
     var content: Content
-    /// One per card scale in use (mirror at two sizes: two).
-    var stores: [Double: ImageStore] = [:]
-    var arrangement: ScreenArrangement?
+    /// The image stores and how each screen's renderer is made over them.
+    var rendering: Rendering
+    /// The carousel's place on each screen, kept across a screen going dark.
     var arranger: Arranger
-    /// Cards on disk, shared by every store of the daemon; nil without a cache directory.
-    let cache: CardCache?
-    let makeRenderer: MakeRenderer
-    /// Where start frames are kept (`Carousel+KeptFrame`); nil without a cache directory.
-    let keptFrames: String?
-    /// Until then a screen's first frame waits for its full cards (`start`).
-    var firstFrameDeadline: Double?
-    /// Writes a start frame off the loop; `framesKept` counts those written.
-    let keeper: BackgroundTask<[String?]>
-    var framesKept = 0
+    /// The start frames kept for the next start (`Carousel+KeptFrame`).
+    let keeping: KeptFrames
     /// The playlist a daypart switch is heading for, once the bridge's page change rests.
     var switchingTo: [PlaylistItem]?
 
@@ -60,6 +41,26 @@ final class Carousel {
     typealias MakeRenderer = (ImageStore, CarouselConfig, ViewTransform) -> FrameRenderer
     static func compositor(_ store: ImageStore, _ config: CarouselConfig, _ view: ViewTransform) -> FrameRenderer {
         CompositorRenderer(store: store, config: config, view: view)
+    }
+
+    /// When the first frame became visible; when the first cards came from the decoder, the
+    /// first frame began to be drawn (its cards ready, or the wait over) and was committed: the
+    /// start's breakdown in the log. Until `firstFrameDeadline`, a screen's first frame waits
+    /// for its full cards (`start`).
+    struct StartMoments {
+        var firstFrame: Double?
+        var firstDecode: Double?
+        var firstDraw: Double?
+        var firstCommit: Double?
+        var firstFrameDeadline: Double?
+    }
+
+    struct Rendering {
+        /// One per card scale in use (mirror at two sizes: two).
+        var stores: [Double: ImageStore] = [:]
+        /// Cards on disk, shared by every store of the daemon; nil without a cache directory.
+        let cache: CardCache?
+        let makeRenderer: MakeRenderer
     }
 
     struct Content {
@@ -73,17 +74,15 @@ final class Carousel {
     init(plan: ScreenPlan.Group, layout: OutputLayout, outputs: [DisplayOutput], rotations: [Int], content: Content,
          loop: EventLoop, events: AppEvents, now: Double, cache: CardCache? = nil, keptFrames: String? = nil,
          makeRenderer: @escaping MakeRenderer = Carousel.compositor) throws {
-        self.plan = plan; self.rotations = rotations; self.content = content
-        self.loop = loop; self.events = events; self.cache = cache; self.makeRenderer = makeRenderer
-        self.keptFrames = keptFrames
-        keeper = BackgroundTask(name: "carouseld-keep", loop: loop)
+        self.plan = plan; self.content = content
+        self.loop = loop; self.events = events; rendering = Rendering(cache: cache, makeRenderer: makeRenderer)
+        keeping = KeptFrames(directory: keptFrames, loop: loop)
         arranger = Arranger(plan: ScreenPlan(layout: layout, screens: [], groups: [plan]), sizes: outputs.map(\.size))
-        arrangement = arranger.arrange(outputs.map(\.size))
         engine = CarouselEngine(config: content.config, itemCount: content.items.count,
-                                viewport: arrangement?.viewport ?? Size(width: 1920, height: 1080), now: now,
+                                viewport: arranger.current?.viewport ?? Size(width: 1920, height: 1080), now: now,
                                 itemDurations: content.items.map(\.duration))
-        screens = outputs.map { Screen(output: $0) }
-        timer = loop.timer("frame timer", owner: self) { $0.tick(now: $1) }
+        screens = zip(outputs, rotations).map { Screen(output: $0, rotation: $1) }
+        pacing.timer = loop.timer("frame timer", owner: self) { $0.tick(now: $1) }
         try attachScreens()
         if showsKeptFrameAsMade { showKeptFrames() }
         rebuildRenderers()
@@ -93,6 +92,8 @@ final class Carousel {
     var shell: ShellSettings { content.shell }
     var items: [PlaylistItem] { content.items }
     var outputs: [DisplayOutput] { screens.map(\.output) }
+    /// Frames that became visible so far (on any screen).
+    var framesPresented: Int { pacing.framesPresented }
 
     /// "HDMI-A-1: " before a log line when there are several carousels; "" for one.
     var prefix: String { plan.name.isEmpty ? "" : "\(plan.name): " }
@@ -117,7 +118,7 @@ final class Carousel {
     /// there) and arms the first deadline. Like fbi, the first frame shows the pictures, not an
     /// empty background a moment before them: it waits for its cards, `firstFrameWait` at most.
     func start() {
-        firstFrameDeadline = loop.time.now() + Self.firstFrameWait
+        startup.firstFrameDeadline = loop.time.now() + Self.firstFrameWait
         if !showsKeptFrameAsMade { showKeptFrames() }
         askForKeptFramesCards()
         tick(now: loop.time.now())
@@ -144,7 +145,7 @@ final class Carousel {
     /// No more ticks, frames or timers: the screen is about to be given back.
     func stop() {
         stopped = true
-        timer.schedule(at: nil)
+        pacing.timer?.schedule(at: nil)
     }
 
     /// Draws the next frame even if the layout did not change (an image arrived).

@@ -32,7 +32,7 @@ final class KeptFrameAppTests: XCTestCase {
         XCTAssertEqual(keptFiles(cache), [], "a cold start: nothing kept yet")
         app.start()
         try app.waitUntilOnScreen("the first picture", colour: Self.red)
-        try run(app, until: "the start frame kept") { app.runner.carousels.lead.framesKept == 1 }
+        try run(app, until: "the start frame kept") { app.runner.carousels.lead.keeping.written == 1 }
         XCTAssertEqual(keptFiles(cache), ["fake.0.frame"], "one file for the one screen (the fake has no connector name)")
         return app.dir
     }
@@ -50,7 +50,7 @@ final class KeptFrameAppTests: XCTestCase {
         try run(app, until: "the live frame, final") { !app.runner.carousels.lead.screens[0].showsKeptFrame }
         let live = (0..<400).flatMap { y in stride(from: 0, to: 640, by: 7).map { app.screen.pixel(x: $0, y: y) } }
         XCTAssertEqual(live, kept, "the live start frame equals the kept one: no visible jump")
-        XCTAssertEqual(app.runner.carousels.lead.framesKept, 0, "a frame kept already is not written again")
+        XCTAssertEqual(app.runner.carousels.lead.keeping.written, 0, "a frame kept already is not written again")
     }
 
     func testAKeptFrameOfAPictureChangedSinceIsNotShown() throws {
@@ -62,7 +62,7 @@ final class KeptFrameAppTests: XCTestCase {
         XCTAssertFalse(app.runner.carousels.lead.screens[0].showsKeptFrame, "the old picture's frame is not shown")
         XCTAssertNotEqual(app.centreColour(), Self.red, "the old picture is not shown")
         try app.waitUntilOnScreen("the new first picture", colour: Self.green)
-        try run(app, until: "the new start frame kept") { app.runner.carousels.lead.framesKept == 1 }
+        try run(app, until: "the new start frame kept") { app.runner.carousels.lead.keeping.written == 1 }
     }
 
     func testAKeptFrameOfAnotherConfigIsNotShown() throws {
@@ -81,7 +81,7 @@ final class KeptFrameAppTests: XCTestCase {
         let first = try AppHarness(config: lit, pictures: [("a1.png", Self.red), ("a2.png", Self.green)], cacheDirectory: cache.path)
         first.start()
         try first.waitUntilOnScreen("the first picture", colour: Self.red)
-        try run(first, until: "the start frame kept") { first.runner.carousels.lead.framesKept == 1 }
+        try run(first, until: "the start frame kept") { first.runner.carousels.lead.keeping.written == 1 }
         let app = try AppHarness(directory: first.dir, cacheDirectory: cache.path)
         XCTAssertEqual(app.screen.presents, 0, "nothing committed before the schedule has decided")
         app.start()
@@ -98,7 +98,7 @@ final class KeptFrameAppTests: XCTestCase {
         // Another spacing: the same first picture, another start frame.
         try dir.write("carouseld.conf", "interval = 60\nspacing = 200\n")
         app.runner.reload.requestReload()
-        try run(app, until: "the reloaded config's start frame kept") { app.runner.carousels.lead.framesKept == 1 }
+        try run(app, until: "the reloaded config's start frame kept") { app.runner.carousels.lead.keeping.written == 1 }
         let next = try AppHarness(directory: dir, cacheDirectory: cache.path)
         next.start()
         XCTAssertTrue(next.runner.carousels.lead.screens[0].showsKeptFrame, "the frame kept after the reload is the new config's")
