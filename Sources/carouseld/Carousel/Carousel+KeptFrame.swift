@@ -5,14 +5,6 @@ import CarouselEngine
 import CarouselPixels
 import Glibc
 
-/// The start frame kept per screen: the carousel at rest on its first picture, as it is shown at
-/// start (`carouseld render` at t = 0), written once per config, pictures and screen into the
-/// cache directory (`frames/`). At the next start it is committed before anything is decoded,
-/// and the live carousel takes over with no visible jump: it draws that layout again only once
-/// every card of it is the full one, so the first live frame equals the kept one. A frame kept
-/// for another config, other pictures (the shown ones' size, time and inode), another screen size
-/// or another build of carouseld is not shown. A carousel synced to the wall clock starts on the
-/// clock's picture, so it keeps none.
 /// Where a carousel's start frames are kept (nil without a cache directory), the task that
 /// writes them off the loop, and how many it wrote.
 final class KeptFrames {
@@ -26,6 +18,14 @@ final class KeptFrames {
     }
 }
 
+/// The start frame kept per screen: the carousel at rest on its first picture, as it is shown at
+/// start (`carouseld render` at t = 0), written once per config, pictures and screen into the
+/// cache directory (`frames/`). At the next start it is committed before anything is decoded,
+/// and the live carousel takes over with no visible jump: it draws that layout again only once
+/// every card of it is the full one, so the first live frame equals the kept one. A frame kept
+/// for another config, other pictures (the shown ones' size, time and inode), another screen size
+/// or another build of carouseld is not shown. A carousel synced to the wall clock starts on the
+/// clock's picture, so it keeps none.
 extension Carousel {
     /// A warm start's kept frame goes to the screen as the carousel is made, before the image
     /// stores, their threads and the rest of the daemon: 40-70 ms sooner under TCG. Not where a
