@@ -69,6 +69,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Only the section that composes into wl_shm-style (memfd) buffers, as under Wayland.")
     var waylandOnly = false
 
+    @Flag(help: "Stop after the compose figures: no paging, decode or peak-RSS sections (scripts/bench repeats only these).")
+    var composeOnly = false
+
     func run() throws {
         if let loopGap {
             let media = media.hasPrefix("/") ? media : FileManager.default.currentDirectoryPath + "/" + media
@@ -117,7 +120,7 @@ struct BenchCommand: ParsableCommand {
         print("carouseld bench: \(bench.width)x\(bench.height) XRGB8888")
         var paths: [String] = []
         let generation = try Stopwatch.time {
-            paths = try Benchmark.makePhotos(in: directory, distinct: 4, total: waylandOnly ? 5 : count)
+            paths = try Benchmark.makePhotos(in: directory, distinct: 4, total: waylandOnly || composeOnly ? 5 : count)
         }
         print(formatted("generated 4 distinct 4000x3000 JPEGs (%.1f MB each), %d playlist entries, in %.1f s",
                      Double(fileSize(paths[0])) / 1e6, paths.count, generation))
@@ -134,6 +137,7 @@ struct BenchCommand: ParsableCommand {
         report("compose, translate-only frames", translate, target: 1.5)
         let scaled = bench.composeTimings(config: CarouselConfig(), paths: Array(paths.prefix(5)), frames: frames)
         report("compose, scaled centre (scale 0.85-1, opacity 0.6-1)", scaled, target: 3)
+        if composeOnly { return }
 
         // The last run adds 0.3 s to every full decode, a slow box's: previews stand in.
         for (rest, slow) in [(1.0, 0.0), (0, 0), (0, 0.3)] {
