@@ -57,9 +57,9 @@ def parse_loop_gap(output):
 
 
 def loop_gap_commands(ctx):
-    # 20 s a run: five runs give 100 s of churn and flings (a config change every 2 s, a fling
+    # 15 s a run: five runs give 75 s of churn and flings (a config change every 2 s, a fling
     # every 1.5 s), and the full bench stays within the 45 minutes.
-    seconds = 10 if ctx.quick else 20
+    seconds = 10 if ctx.quick else 15
     media = ctx.repo / "config" / "example" / "images"
     argv = [ctx.binary, "bench", "--loop-gap", str(seconds), "--media", str(media)]
     # Exit 1 is the bench's own FAIL of the 50 ms bound: a figure to judge, not a failed run.
