@@ -44,16 +44,16 @@ package final class EventLoop {
     private var stopped = false
     /// How many times epoll_wait returned: the loop's wakeups, for idle measurements.
     package private(set) var wakeups = 0
-    /// Asked at each wakeup: is something animating? (The daemon: a strip moves.)
-    package var isAnimating: () -> Bool = { false }
-    private let stalls: StallMeter
+    /// Told of each turn and of each handler it runs, when set (as swift-nio's
+    /// `NIOEventLoopMetricsDelegate`): without one the loop measures nothing and asks nobody
+    /// anything. Held strongly: an observer keeps nothing of the loop's.
+    package var observer: (any LoopObserver)?
     #if DEBUG
     private let thread = pthread_self()
     #endif
 
     package init(time: TimeSource = SystemTime.shared) throws {
         self.time = time
-        stalls = StallMeter(time: time)
         epoll = try OwnedDescriptor("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         alarm = try OwnedDescriptor("timerfd_create") {
             timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
@@ -192,13 +192,6 @@ package final class EventLoop {
 
     // MARK: - running
 
-    /// Returns the longest gap while animating so far and starts measuring afresh.
-    package func takeLongestAnimatingGap() -> Double { stalls.takeLongestGap() }
-    /// The same with the daemon's own part and the kernel's lateness in waking the loop apart.
-    package func takeAnimatingGaps() -> AnimatingGaps { stalls.takeGaps() }
-    /// The same without starting afresh (for the metrics file).
-    package var longestAnimatingGapSoFar: Double { stalls.longestGap }
-
     /// Dispatches until `stop()` is called.
     package func run() throws {
         stopped = false
@@ -210,6 +203,11 @@ package final class EventLoop {
     package func stop() {
         assertInLoop()
         stopped = true
+    }
+
+    /// Runs one handler, timed by the observer when there is one.
+    private func timed(_ name: String, _ work: () -> Void) {
+        if let observer { observer.ran(name, work) } else { work() }
     }
 
     /// Runs posted work and due timers, then waits up to `timeoutMilliseconds` (-1: forever,
@@ -227,22 +225,21 @@ package final class EventLoop {
         let count = try syscall("epoll_wait") { epoll_wait(epoll.rawValue, &readyEvents, Int32(readyEvents.count), timeout) }
         let events = readyEvents
         wakeups += 1
-        let woke = time.coarseNow()
-        stalls.woke(at: woke, sleptUntil: timeout == 0 ? nil : alarmDeadline)
+        observer?.woke(at: time.coarseNow(), sleptUntil: timeout == 0 ? nil : alarmDeadline)
         for event in events.prefix(Int(count)) where !stopped {
             switch event.data.fd {
             case alarm.rawValue: acknowledgeAlarm()
-            case wallAlarm.rawValue: stalls.timed("wall-clock timers") { runWallClockTimers() }
-            case inbox.fd: stalls.timed("work from other threads") { runExecuted() }
+            case wallAlarm.rawValue: timed("wall-clock timers") { runWallClockTimers() }
+            case inbox.fd: timed("work from other threads") { runExecuted() }
             default:
                 // A handler may have dropped a later watch of this batch: look it up each time.
                 guard let watch = watches[event.data.fd]?.value else { continue }
-                stalls.timed(watch.name, watch.run)
+                timed(watch.name, watch.run)
             }
         }
         // After stop() nothing more runs: no frame may follow the screen being given back.
-        if !stopped { stalls.timed("timers and posted work (frames, reload)") { runPostedAndDue() } }
-        stalls.turnEnded(at: woke, animating: isAnimating())
+        if !stopped { timed("timers and posted work (frames, reload)") { runPostedAndDue() } }
+        observer?.turnEnded()
         return Int(count)
     }
 
@@ -290,7 +287,7 @@ package final class EventLoop {
             // Fired already in this call: it waits in `fired` for the next turn.
             guard fired.insert(due.id).inserted, let timer = timers[due.id]?.takeUnretainedValue() else { continue }
             let now = turn.now()
-            stalls.timed(timer.name) { timer.fire(now: now) }
+            timed(timer.name) { timer.fire(now: now) }
         }
     }
 
@@ -382,7 +379,7 @@ package final class EventLoop {
         while let next = copy.popFirst() { ids.append(next.id) }
         for id in ids where !stopped {
             guard let timer = wallTimers[id]?.takeUnretainedValue(), timer.deadline != nil else { continue }
-            stalls.timed(timer.name) { timer.fire(.clockSet) }
+            timed(timer.name) { timer.fire(.clockSet) }
         }
         runDueWallClockTimers()
         // The read that reported the set disarmed nothing, but arm anew all the same.
@@ -403,7 +400,7 @@ package final class EventLoop {
             // An earlier one's action may have moved or unscheduled it: then it is not due.
             guard let timer = wallTimers[id]?.takeUnretainedValue(), timer.deadline != nil,
                   wallDeadlines.deadline(of: id) == nil else { continue }
-            stalls.timed(timer.name) { timer.fire(.due) }
+            timed(timer.name) { timer.fire(.due) }
         }
     }
 }

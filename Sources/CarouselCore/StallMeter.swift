@@ -1,3 +1,17 @@
+/// What a loop tells the one observing it (`EventLoop.observer`): each wakeup, each handler it
+/// runs (`ran` runs it), and the end of the turn. What counts as animating is not the loop's
+/// question: the parts that animate say so to the observer (`animating`).
+package protocol LoopObserver: AnyObject {
+    /// The loop woke at `time` from a wait armed for `sleptUntil` (nil: none, or no wait).
+    func woke(at time: Double, sleptUntil: Double?)
+    /// Runs `work`, one handler of this turn named `name`.
+    func ran(_ name: String, _ work: () -> Void)
+    /// The turn's handlers have all run.
+    func turnEnded()
+    /// `who` (a carousel) animates on a lit screen from now on, or no longer.
+    func animating(_ who: ObjectIdentifier, _ isAnimating: Bool)
+}
+
 /// The longest time between two wakeups while animating, and what of it was the daemon's own.
 package struct AnimatingGaps: Equatable {
     /// As the loop saw it.
@@ -13,9 +27,9 @@ package struct AnimatingGaps: Equatable {
 
 /// Measures how long the loop went without waking while something animated: how late a frame
 /// could be because a handler held the loop (the soak test's "loop stall"), and says so in
-/// the log when it is a visible hitch. A class: a handler run by `timed` may itself ask for
-/// the longest gap (SIGUSR1).
-package final class StallMeter {
+/// the log when it is a visible hitch. The daemon's loop observer. A class: a handler run by
+/// `ran` may itself ask for the longest gap (SIGUSR1).
+package final class StallMeter: LoopObserver {
     /// The loop's clock (a test's, which a slow handler advances instead of sleeping), read
     /// coarse: a stall is a tenth of a second, a tick a few milliseconds.
     private let time: TimeSource
@@ -23,6 +37,9 @@ package final class StallMeter {
     package private(set) var gaps = AnimatingGaps()
     package var longestGap: Double { gaps.longest }
     private var lastAnimatingWake: Double?
+    /// The parts animating now (`animating`), and when the current turn woke.
+    private var animatingParts = Set<ObjectIdentifier>()
+    private var turnWoke: Double?
     /// How long the handlers of the previous wakeup ran, and which of them ran longest.
     private var lastTurnBusy = 0.0
     private var slowest: (name: String, seconds: Double)?
@@ -62,6 +79,7 @@ package final class StallMeter {
         }
         slowest = nil
         mark = time
+        turnWoke = time
     }
 
     /// "busy 8 ms, longest 8 ms in headless flip; asleep 16 ms, woken 0 ms after its deadline"
@@ -72,7 +90,7 @@ package final class StallMeter {
     }
 
     /// Runs `work`, remembering it if it is the slowest of this turn.
-    package func timed(_ name: String, _ work: () -> Void) {
+    package func ran(_ name: String, _ work: () -> Void) {
         let start = depth == 0 ? mark ?? time.coarseNow() : time.coarseNow()
         depth += 1
         work()
@@ -82,9 +100,15 @@ package final class StallMeter {
         if end - start > (slowest?.seconds ?? 0) { slowest = (name, end - start) }
     }
 
-    package func turnEnded(at woke: Double, animating: Bool) {
-        lastAnimatingWake = animating ? woke : nil
+    package func turnEnded() {
+        guard let woke = turnWoke else { return }
+        lastAnimatingWake = animatingParts.isEmpty ? nil : woke
         lastTurnBusy = (mark ?? time.coarseNow()) - woke
         mark = nil
+        turnWoke = nil
+    }
+
+    package func animating(_ who: ObjectIdentifier, _ isAnimating: Bool) {
+        if isAnimating { animatingParts.insert(who) } else { animatingParts.remove(who) }
     }
 }

@@ -8,8 +8,9 @@ final class StallMeterTests: XCTestCase {
     func testALateWakeupIsTheKernelsPart() {
         let clock = ManualTime(0)
         let meter = StallMeter(time: clock)
+        meter.animating(ObjectIdentifier(self), true)
         meter.woke(at: 0, sleptUntil: nil)
-        meter.turnEnded(at: 0, animating: true)
+        meter.turnEnded()
         meter.woke(at: 0.090, sleptUntil: 0.016)
         let gaps = meter.takeGaps()
         XCTAssertEqual(gaps.longest, 0.090, accuracy: 1e-9)
@@ -24,9 +25,10 @@ final class StallMeterTests: XCTestCase {
     func testABusyHandlerIsTheDaemonsOwn() {
         let clock = ManualTime(0)
         let meter = StallMeter(time: clock)
+        meter.animating(ObjectIdentifier(self), true)
         meter.woke(at: 0, sleptUntil: nil)
-        meter.timed("slow handler") { clock.advance(by: 0.060) }
-        meter.turnEnded(at: 0, animating: true)
+        meter.ran("slow handler") { clock.advance(by: 0.060) }
+        meter.turnEnded()
         meter.woke(at: 0.070, sleptUntil: 0.080)
         let gaps = meter.takeGaps()
         XCTAssertEqual(gaps.longestOwn, 0.070, accuracy: 1e-9)
@@ -34,12 +36,22 @@ final class StallMeterTests: XCTestCase {
         XCTAssertTrue(gaps.longestOwnParts.hasPrefix("busy 60 ms, longest 60 ms in slow handler"), gaps.longestOwnParts)
     }
 
-    /// A gap that begins at rest is no animation's: nothing is measured.
+    /// A gap that begins at rest is no animation's: nothing is measured. Nothing animates
+    /// until a part says so, and once the last part that did says it stopped.
     func testAGapFromRestIsNotMeasured() {
         let meter = StallMeter(time: ManualTime(0))
         meter.woke(at: 0, sleptUntil: nil)
-        meter.turnEnded(at: 0, animating: false)
+        meter.turnEnded()
         meter.woke(at: 5, sleptUntil: 1)
+        XCTAssertEqual(meter.takeGaps(), AnimatingGaps())
+        let (one, other) = (ObjectIdentifier(meter), ObjectIdentifier(self))
+        meter.animating(one, true); meter.animating(other, true); meter.animating(one, false)
+        meter.turnEnded()
+        meter.woke(at: 5.5, sleptUntil: 1)
+        XCTAssertEqual(meter.takeGaps().longest, 0.5, accuracy: 1e-9, "one part still animates")
+        meter.animating(other, false)
+        meter.turnEnded()
+        meter.woke(at: 9, sleptUntil: 1)
         XCTAssertEqual(meter.takeGaps(), AnimatingGaps())
     }
 }

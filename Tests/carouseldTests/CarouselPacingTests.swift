@@ -336,6 +336,39 @@ final class CarouselPacingTests: XCTestCase {
     }
 
     /// A daemon on a loop whose clock the test moves: nothing sleeps.
+    /// The loop asks nobody whether something animates: the carousel tells the loop's observer
+    /// after each tick, moving on a lit screen and then at rest, and once more when stopped.
+    func testTheCarouselTellsTheLoopsObserverWhileItAnimates() throws {
+        let (daemon, output, loop, time) = try makeManualDaemon()
+        let observer = AnimationRecorder()
+        loop.observer = observer
+        daemon.start()
+        daemon.updateEngine(cause: .ctl) { $0.page(by: 1, now: time.now()) }
+        try loop.runOnce(timeoutMilliseconds: 0)   // the tick the page change posted
+        XCTAssertEqual(observer.told.last, true, "moving on a lit screen: \(observer.told)")
+        let end = time.now() + 3
+        while daemon.engine.isMoving, time.now() < end {
+            time.advance(by: 0.1)
+            if output.pending { output.completeFlip(at: time.now()) }
+            try loop.runOnce(timeoutMilliseconds: 0)
+        }
+        XCTAssertFalse(daemon.engine.isMoving, "the page change came to rest")
+        XCTAssertEqual(observer.told.last, false, "at rest: \(observer.told)")
+        daemon.updateEngine(cause: .ctl) { $0.page(by: 1, now: time.now()) }
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(observer.told.last, true)
+        daemon.stop()
+        XCTAssertEqual(observer.told.last, false, "a stopped carousel animates no more")
+    }
+
+    private final class AnimationRecorder: LoopObserver {
+        var told: [Bool] = []
+        func woke(at time: Double, sleptUntil: Double?) {}
+        func ran(_ name: String, _ work: () -> Void) { work() }
+        func turnEnded() {}
+        func animating(_ who: ObjectIdentifier, _ isAnimating: Bool) { told.append(isAnimating) }
+    }
+
     private func makeManualDaemon() throws -> (Carousel, FakeOutput, EventLoop, ManualTime) {
         let time = ManualTime(1000)
         let loop = try EventLoop(time: time)

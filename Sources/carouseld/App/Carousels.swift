@@ -31,7 +31,6 @@ final class Carousels {
 
     var lead: Carousel { all[0] }
     var isMoving: Bool { all.contains { $0.engine.isMoving } }
-    var isAnimatingOnScreen: Bool { all.contains { $0.isAnimatingOnScreen } }
     var framesPresented: Int { all.reduce(0) { $0 + $1.framesPresented } }
 
     /// The sync of carousel `index`; nil when not synced.

@@ -35,6 +35,8 @@ final class DaemonRunner {
         // Blocked before any thread starts (the decode worker), so every thread inherits the mask.
         signals = try SignalSource(signals: [SIGTERM, SIGINT, SIGHUP, SIGUSR1])
         let loop = try loop ?? EventLoop()
+        let stalls = StallMeter(time: loop.time)   // told by the carousels when they animate
+        loop.observer = stalls
         let events = AppEvents(loop: loop)
         self.loop = loop; self.events = events
         live = try LiveConfig.first(options.configDirectory, notifier: notifier, loop: loop, events: events)
@@ -64,7 +66,7 @@ final class DaemonRunner {
         let controlPath = Operations.controlPath(options.controlPath)
         publisher = StatusPublisher(notifier: notifier, live: live, carousels: carousels, operations: operations,
                                     stateFile: controlPath.map { StateFile(path: Operations.directory(of: $0) + "/state.json") },
-                                    loop: loop)
+                                    loop: loop, stalls: stalls)
         router = InputRouter(carousels: carousels, backend: backend, operations: operations, loop: loop)
         reload = try ReloadCoordinator(live: live, options: options, backend: backend, carousels: carousels,
                                        operations: operations, router: router, publisher: publisher, events: events, loop: loop)
@@ -104,11 +106,10 @@ final class DaemonRunner {
         Log.error("\(error)")
     }
 
-    /// The last step of putting it together: the loop's stall meter, the signals, and the
-    /// events of every part from now on.
+    /// The last step of putting it together: the control socket, the signals, and the events
+    /// of every part from now on.
     private func connect(loop: EventLoop, controlPath: String?) throws {
         control = openControl(controlPath, loop: loop)
-        loop.isAnimating = { [unowned self] in carousels.isAnimatingOnScreen }
         signalWatch = try loop.watch(signals.fd, name: "signals", owner: self) { owner in
             for signal in owner.signals.drain() { owner.handle(signal: signal) }
         }

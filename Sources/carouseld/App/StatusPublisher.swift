@@ -27,17 +27,19 @@ final class StatusPublisher {
     private let stateFile: StateFile?
     /// `metrics_file`; nil when off.
     private(set) var metrics: MetricsFile?
+    /// The loop's gaps while animating (the SIGUSR1 line, the metrics).
+    let stalls: StallMeter
     /// 1 at start, one more per reload that changed something.
     private(set) var generation = 1
     let startedAt: Double
 
     init(notifier: Notifier, live: LiveConfig, carousels: Carousels, operations: OperationsState, stateFile: StateFile?,
-         loop: EventLoop) {
+         loop: EventLoop, stalls: StallMeter) {
         self.notifier = notifier; self.live = live; self.carousels = carousels; self.operations = operations
-        self.stateFile = stateFile; time = loop.time
+        self.stateFile = stateFile; self.stalls = stalls; time = loop.time
         startedAt = time.now()
         metrics = live.current.shell.reporting.metricsFile.map { path in
-            MetricsFile(path: path, loop: loop, cacheFallback: carousels.cacheFallback, status: { [unowned self] in status() })
+            MetricsFile(path: path, loop: loop, stalls: stalls, cacheFallback: carousels.cacheFallback, status: { [unowned self] in status() })
         }
     }
 
@@ -95,7 +97,7 @@ final class StatusPublisher {
     /// The SIGUSR1 line, for soak tests and operators: what months of running would show first.
     /// The longest gaps are since the previous SIGUSR1.
     func statistics(loop: EventLoop, watchdog: Watchdog, outputs: [any DisplayOutput]) -> String {
-        let gap = loop.takeLongestAnimatingGap(), pingGap = watchdog.takeLongestGap()
+        let gap = stalls.takeLongestGap(), pingGap = watchdog.takeLongestGap()
         return "stats: frames \(carousels.framesPresented), wakeups \(loop.wakeups), "
             + formatted("longest loop gap while animating %.1f ms, ", gap * 1000)
             + "watchdog pings \(watchdog.pings)"

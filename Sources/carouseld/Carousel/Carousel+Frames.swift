@@ -83,6 +83,9 @@ extension Carousel {
         pacing.layout = layout
         for index in screens.indices { draw(layout, onScreen: index) }
         armTimer()
+        // The loop's observer (its stall meter) learns from here whether frames now come one a
+        // refresh: every move of the engine is followed by a tick in the same turn.
+        loop.observer?.animating(ObjectIdentifier(self), isAnimatingOnScreen)
     }
 
     /// A frame became visible on screen `index` (the output posted it: this runs from the loop,

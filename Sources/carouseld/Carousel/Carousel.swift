@@ -105,7 +105,8 @@ final class Carousel {
     var fingersDown: Bool { engine.hasFingersDown }
 
     /// The strip moves on a lit screen, so frames come one a refresh: what the loop's stall
-    /// meter watches. A move with no screen lit steps a few times a second, and is no stall.
+    /// meter is told after each tick. A move with no screen lit steps a few times a second, and
+    /// is no stall.
     var isAnimatingOnScreen: Bool { engine.isMoving && leader != nil }
 
     /// How long a screen's first frame may wait for its full cards before it shows what is
@@ -146,7 +147,11 @@ final class Carousel {
     func stop() {
         stopped = true
         pacing.timer?.schedule(at: nil)
+        loop.observer?.animating(ObjectIdentifier(self), false)
     }
+
+    /// A carousel replaced without a stop (a failed start) animates no more either.
+    deinit { loop.observer?.animating(ObjectIdentifier(self), false) }
 
     /// Draws the next frame even if the layout did not change (an image arrived).
     func setNeedsRedraw() {

@@ -54,7 +54,8 @@ struct LoopGapBench {
             sink.receive([(group: 0, action: .touch(frame))])
         }
         let warmUp = 3.0, start = MonotonicClock.now()
-        let measure = loop.timer("bench: start measuring") { _ in _ = loop.takeAnimatingGaps() }
+        let stalls = runner.publisher.stalls
+        let measure = loop.timer("bench: start measuring") { _ in _ = stalls.takeGaps() }
         let end = loop.timer("bench: end") { _ in loop.stop() }
         measure.schedule(at: start + warmUp)
         end.schedule(at: start + warmUp + seconds)
@@ -62,7 +63,7 @@ struct LoopGapBench {
         touchTimer?.schedule(at: start + warmUp)
         runner.start()
         try loop.run()
-        let gaps = loop.takeAnimatingGaps()
+        let gaps = stalls.takeGaps()
         runner.stop(reason: "bench over")
         let line = formatted("longest loop gap while animating, the daemon's own, %.1f ms over %.0f s (%d config changes, %d flings; ",
                              gaps.longestOwn * 1000, seconds, churn.changes, flings) + gaps.longestOwnParts

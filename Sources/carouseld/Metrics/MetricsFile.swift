@@ -13,14 +13,17 @@ final class MetricsFile {
     /// Whether the card cache fell back to /run (nil: no card cache); decided at start.
     private let cacheFallback: Bool?
     private let loop: EventLoop
+    /// The loop's gaps while animating; nil: none measured (0 in the file).
+    private let stalls: StallMeter?
     private var timer: LoopTimer?
     private var lastWrite: Double?
     private var history = ShowingHistory()
     private let problems = WriteProblems()
 
     /// `status` is the daemon's status as `ctl status` gives it.
-    init(path: String, loop: EventLoop, cacheFallback: Bool? = nil, status: @escaping () -> DaemonStatus) {
-        self.path = path; self.status = status; self.loop = loop; self.cacheFallback = cacheFallback
+    init(path: String, loop: EventLoop, stalls: StallMeter? = nil, cacheFallback: Bool? = nil,
+         status: @escaping () -> DaemonStatus) {
+        self.path = path; self.status = status; self.loop = loop; self.stalls = stalls; self.cacheFallback = cacheFallback
         timer = loop.timer("metrics file", owner: self) { $0.write(now: $1) }
         Log.info("metrics: \(path) (Prometheus textfile format)")
     }
@@ -47,7 +50,7 @@ final class MetricsFile {
         }()
         let snapshot = MetricsSnapshot(status: current, decodeFailures: history.failureCount, lastPageChange: history.lastPageChange,
                                        clockSynchronised: current.display.clockSynchronised,
-                                       longestLoopGap: loop.longestAnimatingGapSoFar, residentBytes: PeakMemory.resident(),
+                                       longestLoopGap: stalls?.longestGap ?? 0, residentBytes: PeakMemory.resident(),
                                        health: BoxHealth.read(), cacheFallback: cacheFallback)
         problems.note(WholeFile.write(Array(MetricsText.render(snapshot).utf8), to: path, mode: 0o640), path: path)
         timer?.schedule(at: now + Self.heartbeat)
