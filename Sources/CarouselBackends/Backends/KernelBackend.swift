@@ -19,8 +19,9 @@ package final class KernelBackend: Backend {
         self.kind = kind
         input = LibinputInput(loop: loop)
         let plan = Self.plan(shell, config: config, kind: kind, connected: nil)
+        let devices = DisplayDevices()
         var outputs: [DisplayOutput] = []
-        for screen in plan.screens { outputs.append(try DisplaySupervisor(settings: screen.settings, backend: kind)) }
+        for screen in plan.screens { outputs.append(try DisplaySupervisor(settings: screen.settings, backend: kind, devices: devices)) }
         self.plan = plan
         self.outputs = outputs
     }

@@ -8,8 +8,8 @@ import Glibc
 package enum DisplayOpener {
     /// `realOnly`: only a card driven by a real KMS driver will do (moving off a firmware
     /// framebuffer); `.noDevice` when there is none.
-    package static func open(_ settings: OutputSettings, backend: DisplayBackend = .auto,
-                     realOnly: Bool = false) throws(DisplayError) -> DisplayOutput {
+    package static func open(_ settings: OutputSettings, backend: DisplayBackend = .auto, realOnly: Bool = false,
+                             devices: DisplayDevices) throws(DisplayError) -> DisplayOutput {
         if backend == .fbdev {
             if realOnly { throw .noDevice("fbdev was asked for") }
             return try FbdevOutput(rotation: settings.rotation)
@@ -29,7 +29,7 @@ package enum DisplayOpener {
         var allConnectors: [String] = []
         for path in cards {
             do throws(DisplayError) {
-                let output = try DrmOutput(card: try DrmCard.sharedCard(path: path), settings: settings)
+                let output = try DrmOutput(card: try devices.card(path: path), settings: settings)
                 // Without a named connector, prefer a card with a screen; the last one waits.
                 if settings.connector != nil || output.size != nil || path == cards.last { return output }
             } catch {

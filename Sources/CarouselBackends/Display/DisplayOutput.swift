@@ -23,11 +23,13 @@ package protocol DisplayOutput: AnyObject {
     /// True for a framebuffer the firmware set up (simpledrm, efifb through fbdev): a real
     /// KMS driver that loads later takes its place.
     var isFirmwareFramebuffer: Bool { get }
-    /// Registers the output's descriptors (flip events, hotplug) with the loop; `events` hears
-    /// what it reports until `detach`.
+    /// Registers the output's descriptors (flip events) with the loop; `events` hears what it
+    /// reports until `detach`.
     func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws
     /// Takes them out again: the output is being replaced.
     func detach()
+    /// udev said a DRM card's connectors changed (the process's one monitor, `DisplayDevices`).
+    func connectorsChanged()
     /// A free buffer to draw the next frame into, in screen orientation (rotation is applied at
     /// commit); throws while the output is not ready. It holds whatever was drawn into it last, and
     /// renderers only write to it (scanout memory is often uncached).
@@ -54,6 +56,8 @@ package protocol DisplayOutput: AnyObject {
 }
 
 extension DisplayOutput {
+    /// A KMS output probes its card's connectors again; other outputs have none.
+    package func connectorsChanged() {}
     package func acquireWide(width: Int, height: Int) throws(DisplayError) -> PixelBuffer? { nil }
     package var statistics: String? { nil }
     package var connectorID: UInt32? { nil }

@@ -11,23 +11,24 @@ import CarouselPixels
 ///   once that appears;
 /// - the device in use is removed: it waits for another one.
 /// Everything else is the current output's: it reports its events straight to the carousel.
+/// udev's events come from the process's one monitor (`DisplayDevices`).
 package final class DisplaySupervisor: DisplayOutput {
     private let settings: OutputSettings
     private let backend: DisplayBackend
+    private let devices: DisplayDevices
     package private(set) var current: DisplayOutput?
-    private var monitor: UdevMonitor?
-    private var monitorWatch: Watch?
     private weak var loop: EventLoop?
     /// The carousel's handler, handed to each output in turn.
     private var events: ((OutputEvent) -> Void)?
 
     /// Opens the display if there is one. Only a missing device is waited for; every other
     /// failure (permissions, another DRM master, an unknown connector) is thrown.
-    package init(settings: OutputSettings, backend: DisplayBackend) throws(DisplayError) {
+    package init(settings: OutputSettings, backend: DisplayBackend, devices: DisplayDevices) throws(DisplayError) {
         self.settings = settings
         self.backend = backend
+        self.devices = devices
         do {
-            current = try DisplayOpener.open(settings, backend: backend)
+            current = try DisplayOpener.open(settings, backend: backend, devices: devices)
         } catch {
             guard case .noDevice = error else { throw error }
             Log.notice("no display yet: \(error); waiting for one")
@@ -49,15 +50,7 @@ package final class DisplaySupervisor: DisplayOutput {
         self.loop = loop
         self.events = events
         if let current { try use(current) }
-        monitor = UdevMonitor(subsystems: ["drm", "graphics"])
-        guard let monitor else {
-            return Log.warning("udev monitor unavailable: a display driver that loads later will not be noticed")
-        }
-        monitorWatch = try loop.watch(monitor.fd, name: "udev display devices", owner: self) { owner in
-            // Add and remove only: a change (a screen plugged in) is the output's own business.
-            let events = monitor.drain().filter { $0.action == "add" || $0.action == "remove" }
-            if !events.isEmpty { owner.devicesChanged(events) }
-        }
+        try devices.listen(self, on: loop)
         // A device that udev finished between the first try and the monitor's start sent its
         // event to nobody: look once more now that nothing can be missed.
         if current == nil { devicesChanged([UdevMonitor.Event(action: "add", devnode: nil)]) }
@@ -65,9 +58,10 @@ package final class DisplaySupervisor: DisplayOutput {
 
     package func detach() {
         current?.detach()
-        monitorWatch = nil
-        monitor = nil
+        devices.stopListening(self)
     }
+
+    package func connectorsChanged() { current?.connectorsChanged() }
 
     package func acquire() throws(DisplayError) -> PixelBuffer {
         guard let current else { throw .noDevice("no display device") }
@@ -106,7 +100,20 @@ package final class DisplaySupervisor: DisplayOutput {
         OutputEventSink(loop: loop, handler: events).emit(.changed)
     }
 
-    private func devicesChanged(_ events: [UdevMonitor.Event]) {
+    /// udev's events, from the loop: a device added or removed is this supervisor's (it opens,
+    /// replaces or drops its output); a card's connectors changing is the output's.
+    func devicesChanged(_ events: [UdevMonitor.Event]) {
+        let before = current
+        devicesAddedOrRemoved(events.filter { $0.action == "add" || $0.action == "remove" })
+        // An output opened just now has read its connectors already.
+        if let current, current === before,
+           events.contains(where: { $0.subsystem == "drm" && ($0.hotplug || $0.action == "change" || $0.action == "add") }) {
+            current.connectorsChanged()
+        }
+    }
+
+    private func devicesAddedOrRemoved(_ events: [UdevMonitor.Event]) {
+        guard !events.isEmpty else { return }
         if let old = current, events.contains(where: { $0.action == "remove" && $0.devnode == old.devicePath }) {
             Log.notice("\(old.devicePath) was removed; waiting for a display device")
             old.detach()
@@ -117,7 +124,7 @@ package final class DisplaySupervisor: DisplayOutput {
               events.contains(where: { $0.action == "add" }) else { return }
         let replacing = current
         do {
-            let output = try DisplayOpener.open(settings, backend: backend, realOnly: replacing != nil)
+            let output = try DisplayOpener.open(settings, backend: backend, realOnly: replacing != nil, devices: devices)
             if let replacing {
                 Log.notice("moving from the firmware framebuffer \(replacing.devicePath) to \(output.devicePath)")
                 replacing.detach()

@@ -16,20 +16,6 @@ package final class DrmCard {
     private var attachedScreens = 0
     private var eventsWatch: Watch?
 
-    /// Cards opened as master, shared by every screen on them: a second open of a card cannot
-    /// become DRM master while the first is open. Held weakly: a card closes with its last screen.
-    /// Only the event loop's thread opens displays.
-    nonisolated(unsafe) private static var shared: [String: WeakCard] = [:]
-    private struct WeakCard { weak var card: DrmCard? }
-
-    /// The open master card at `path`, or a newly opened one.
-    package static func sharedCard(path: String) throws(DisplayError) -> DrmCard {
-        if let card = shared[path]?.card { return card }
-        let card = try DrmCard(path: path)
-        shared[path] = WeakCard(card: card)
-        return card
-    }
-
     /// Overlay planes each CRTC shows cards on: a plane many CRTCs may use serves one of them.
     private var planesByCrtc: [UInt32: Set<UInt32>] = [:]
 

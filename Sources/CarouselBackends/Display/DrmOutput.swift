@@ -20,8 +20,6 @@ package final class DrmOutput: DisplayOutput {
     /// A screen replaced (hotplug) while its last flip was queued: its buffers live until that
     /// flip completes, and the new screen is announced then.
     private var retired: DrmScreen?
-    private var hotplug: UdevMonitor?
-    private var hotplugWatch: Watch?
     private(set) weak var loop: EventLoop?
     /// Hears `presented` and `changed`, from `attach` to `detach`.
     private(set) var events: OutputEventSink?
@@ -78,10 +76,8 @@ package final class DrmOutput: DisplayOutput {
     package var isFirmwareFramebuffer: Bool { DrmCard.firmwareDrivers.contains(card.driverName) }
 
     package func detach() {
-        hotplugWatch = nil
         if loop != nil { card.detachScreen() }
         loop = nil
-        hotplug = nil
         events = nil
     }
 
@@ -89,18 +85,6 @@ package final class DrmOutput: DisplayOutput {
         self.loop = loop
         self.events = OutputEventSink(loop: loop, handler: events)
         try card.attachScreen(to: loop)
-        hotplug = UdevMonitor(subsystems: ["drm"])
-        if let hotplug {
-            hotplugWatch = try loop.watch(hotplug.fd, name: "udev hotplug", owner: self) { owner in
-                // A card's connectors changed (HOTPLUG=1, "change"), or a driver that just loaded
-                // registered its connectors after the card ("add").
-                if hotplug.drain().contains(where: { $0.hotplug || $0.action == "change" || $0.action == "add" }) {
-                    owner.hotplugged()
-                }
-            }
-        } else {
-            Log.warning("udev monitor unavailable: screens plugged in later will not be noticed")
-        }
     }
 
     /// A commit while one is in flight fails with EBUSY: let the queued flip complete first.
@@ -175,7 +159,9 @@ package final class DrmOutput: DisplayOutput {
         screen?.atomic?.writeback?.flipped(at: time)
     }
 
-    private func hotplugged() {
+    /// A card's connectors changed (udev's "change" with HOTPLUG=1), or a driver that just
+    /// loaded registered its connectors after the card ("add"): told by the supervisor.
+    package func connectorsChanged() {
         Log.info("drm change event: re-probing \(card.path)")
         do throws(DisplayError) {
             try probe()

@@ -9,6 +9,8 @@ package final class UdevMonitor {
     package struct Event: Equatable {
         package var action: String
         package var devnode: String?
+        /// "drm" or "graphics" (fbdev).
+        package var subsystem = "drm"
         /// The kernel's HOTPLUG=1: connectors of a card changed.
         package var hotplug = false
     }
@@ -34,6 +36,7 @@ package final class UdevMonitor {
         while let device = CHandle(udev_monitor_receive_device(monitor.pointer), release: { _ = udev_device_unref($0) }) {
             events.append(Event(action: udev_device_get_action(device.pointer).map { String(cString: $0) } ?? "",
                                 devnode: udev_device_get_devnode(device.pointer).map { String(cString: $0) },
+                                subsystem: udev_device_get_subsystem(device.pointer).map { String(cString: $0) } ?? "",
                                 hotplug: udev_device_get_property_value(device.pointer, "HOTPLUG")
                                     .map { String(cString: $0) } == "1"))
         }
