@@ -32,9 +32,6 @@ package struct InputRequest {
     }
 }
 
-/// An input action and the carousel (`ScreenGroup` index) it is for.
-package typealias RoutedAction = (group: Int, action: InputAction)
-
 /// Takes the actions of the backend's input devices.
 package protocol InputSink: AnyObject {
     func receive(_ actions: [RoutedAction])

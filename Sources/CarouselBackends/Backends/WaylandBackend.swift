@@ -113,14 +113,13 @@ private final class WaylandInput: InputBackend {
         delivery.deliver(routed(taken))
     }
 
-    /// Each window's action for its carousel, touches moved to where the screen shows it (span).
+    /// Each window's action for its carousel (`TouchTarget.route`).
     private func routed(_ actions: [(window: Int, action: InputAction)]) -> [RoutedAction] {
         actions.map { window, action in
             guard let target = targets.indices.contains(window) ? targets[window] : targets.first else {
                 return (group: 0, action: action)
             }
-            if case .touch(let frame) = action { return (group: target.group, action: .touch(target.toEngine(frame))) }
-            return (group: target.group, action: action)
+            return target.route(action)
         }
     }
 }

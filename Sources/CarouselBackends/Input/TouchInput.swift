@@ -138,13 +138,9 @@ package final class InputSource {
         translators.indices.flatMap { route(translators[$0].expireStuckTouches(now: now), fromScreen: $0) }
     }
 
-    /// A screen's actions, for its carousel, touches moved to the point of the carousel under them.
-    private func route(_ actions: [InputAction], fromScreen screen: Int) -> [(group: Int, action: InputAction)] {
-        let target = targets[screen]
-        return actions.map { action in
-            guard case .touch(let frame) = action else { return (target.group, action) }
-            return (target.group, .touch(target.toEngine(frame)))
-        }
+    /// A screen's actions, for its carousel (`TouchTarget.route`).
+    private func route(_ actions: [InputAction], fromScreen screen: Int) -> [RoutedAction] {
+        actions.map(targets[screen].route)
     }
 
     /// The screen a new device is given, from its name, `ID_PATH` and `WL_OUTPUT`.

@@ -38,6 +38,9 @@ package struct TouchRouting: Sendable, Equatable {
     }
 }
 
+/// An input action and the carousel (`ScreenGroup` index) it is for.
+package typealias RoutedAction = (group: Int, action: InputAction)
+
 /// Where the touches of one screen's panel end up: which carousel (`group`: one per
 /// independent screen, one for all mirrored or spanned ones) and at which point of it.
 package struct TouchTarget: Sendable, Equatable {
@@ -50,6 +53,13 @@ package struct TouchTarget: Sendable, Equatable {
 
     package init(group: Int, screen: Size, rotation: Int, view: ViewTransform = .identity) {
         self.group = group; self.screen = screen; self.rotation = rotation; self.view = view
+    }
+
+    /// This screen's action for its carousel, a touch moved to the point of the carousel under
+    /// it: the one routing of both input sources (libinput's devices and a Wayland seat).
+    package func route(_ action: InputAction) -> RoutedAction {
+        guard case .touch(let frame) = action else { return (group, action) }
+        return (group, .touch(toEngine(frame)))
     }
 
     /// A point on the screen → the point of the carousel under it.
