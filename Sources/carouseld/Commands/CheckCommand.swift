@@ -15,7 +15,8 @@ struct CheckCommand: ParsableCommand {
             + "at card size for a screen of --size, on all cores, as the daemon would. "
             + "Problems are printed as file:line: key: message, and each picture the daemon would skip as "
             + "'skipping PATH: REASON' (more than three for one reason: 'skipping N pictures: REASON: the first three and N-3 more'). "
-            + "Exit status 1 on any error, 0 otherwise.")
+            + "It also warns when this box's kernel command line lets the console show text, a cursor or a "
+            + "logo on the screen before the first frame. Exit status 1 on any error, 0 otherwise.")
 
     @Option(name: .long, help: "Config directory (carouseld.conf, playlist.m3u, images/).")
     var config = ConfigLoader.defaultDirectory
@@ -33,6 +34,8 @@ struct CheckCommand: ParsableCommand {
         guard let mode = DisplayMode(parsing: size) else { throw ValidationError("--size \(size) is not WIDTHxHEIGHT") }
         let report = ConfigCheck.run(directory: config, screen: Size(width: Double(mode.width), height: Double(mode.height)))
         for warning in report.warnings { printError("carouseld: warning: \(warning)") }
+        // The box's boot, not the config: said apart, and not counted in the config's summary.
+        for warning in BootConsole.current() { printError("carouseld: warning: \(warning)") }
         for error in report.errors { printError("carouseld: error: \(error)") }
         if let decoding = report.decoding { print("carouseld: \(decoding.summary)") }
         if report.isValid {
