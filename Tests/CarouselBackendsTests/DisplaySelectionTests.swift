@@ -89,4 +89,20 @@ final class DisplaySelectionTests: XCTestCase {
         XCTAssertFalse(DrmCard.isNotSetUpYet(owner: 0, mode: S_IFCHR | 0o660), "set up: a refusal is a wrong setup")
         XCTAssertFalse(DrmCard.isNotSetUpYet(owner: 1000, mode: S_IFCHR | 0o600), "someone else's node")
     }
+
+    /// The first frame keeps the mode on screen only when its timings are the daemon's: a mode
+    /// named otherwise, or marked preferred by another, is the same mode; another clock is not.
+    func testTheModeOnScreenIsKeptOnlyWithTheSameTimings() {
+        var ours = drmModeModeInfo()
+        (ours.clock, ours.hdisplay, ours.htotal, ours.vdisplay, ours.vtotal, ours.vrefresh) = (108_000, 1280, 1688, 1024, 1066, 60)
+        var splash = ours
+        splash.type = 0; splash.name.0 = 0x58
+        XCTAssertTrue(ModeOnScreen.sameTiming(ours, splash))
+        var faster = ours
+        faster.clock = 135_000
+        XCTAssertFalse(ModeOnScreen.sameTiming(ours, faster))
+        var interlaced = ours
+        interlaced.flags = UInt32(DRM_MODE_FLAG_INTERLACE)
+        XCTAssertFalse(ModeOnScreen.sameTiming(ours, interlaced))
+    }
 }

@@ -239,6 +239,11 @@ echo "  display usable -> first frame: $(awk -v f="$ff_s" -v u="$usable_s" 'BEGI
 # scripts/bench's (boot cases).
 echo "boot-exec-main ${main_ms:-none}" >> $X/boot.txt
 check "main within 6 s of exec in early boot under TCG (${main_ms:-?} ms; hang detector)" [ "${main_ms:-99999}" -le 6000 ]
+# The console (fbcon) lit bochs in the mode the daemon picks: its first frame replaces the
+# console's buffer with no modeset, so no blank frame comes between (issue 46). From its log.
+modesets=$(journalctl -b -u carouseld -o cat --no-pager | grep -cE ': modeset to ')
+check "the first frame made no modeset: the console's mode kept ($(journalctl -b -u carouseld -o cat --no-pager | grep -m1 -E ': no modeset: |: modeset to ' || echo 'neither logged'))" \
+  sh -c '[ "$1" = 0 ] && journalctl -b -u carouseld -o cat --no-pager | grep -q ": no modeset: the first frame replaces"' _ "$modesets"
 else
   # aarch64 under TCG on an amd64 host: timings are the emulator's, printed and not asserted.
   echo "  exec -> main ${main_ms:-?} ms (aarch64 TCG; figures only)"

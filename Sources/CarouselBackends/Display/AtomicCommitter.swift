@@ -109,8 +109,9 @@ package final class AtomicCommitter: ModesetCommitter {
         } else {
             if let degrees = state.lighting, let buffer = state.primary {
                 guard degrees == 0 || rotationValue(degrees) != nil else { return .refused(errno: EINVAL) }
-                blob = try fill(request.pointer, target: target, buffer: buffer, rotation: rotationValue(degrees), modeset: true)
-                flags = cdrm_mode_atomic_allow_modeset()
+                blob = try fill(request.pointer, target: target, buffer: buffer, rotation: rotationValue(degrees),
+                                modeset: !state.keepsMode)
+                flags = state.keepsMode ? 0 : cdrm_mode_atomic_allow_modeset()
             } else if let buffer = state.primary {
                 try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID))
                 // A panned view by SRC_X sets its column; any other buffer sets it back to 0.
@@ -137,7 +138,8 @@ package final class AtomicCommitter: ModesetCommitter {
             // window, say): composed instead, like refused cards.
             if state.panned { return .refused(errno: error) }
             if !state.active { return .refused(errno: error) }
-            let what = state.lighting != nil ? "atomic modeset \(target.mode.label)"
+            let what = state.lighting != nil ? (state.keepsMode ? "atomic first frame in the mode on screen" : "atomic modeset")
+                + " \(target.mode.label)"
                 : uses.isEmpty ? "atomic page flip" : "atomic page flip with \(uses.count) planes"
             throw .system(call: what, errno: error, path: target.connectorName)
         }

@@ -17,6 +17,8 @@ package final class DrmOutput: DisplayOutput {
     var committed = CommittedFrames()
     /// The CRTC as it was before the daemon lit or darkened it, for `restore`.
     var saved: SavedCrtc?
+    /// The first lighting keeps the mode on screen (no modeset); false once it has been tried.
+    private var keptMode = false
     /// A screen replaced (hotplug) while its last flip was queued: its buffers live until that
     /// flip completes, and the new screen is announced then.
     private var retired: DrmScreen?
@@ -250,9 +252,24 @@ extension DrmOutput {
             let buffer = screen.buffers[index]
             rotator.copy(into: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
         }
-        let kms = KmsState(target: screen.target, lighting: screen.lit ? nil : screen.planeRotation,
+        var kms = KmsState(target: screen.target, lighting: screen.lit ? nil : screen.planeRotation,
                            primary: index.map { screen.buffers[$0] }, cards: cards)
-        switch try screen.committer.commit(kms, test: mode == .test) {
+        kms.keepsMode = !screen.lit && keepsModeOnScreen(screen)
+        let outcome: KmsOutcome
+        do {
+            outcome = try screen.committer.commit(kms, test: mode == .test)
+        } catch where kms.keepsMode {
+            Log.notice("\(screen.target.connectorName): the first frame in the mode on screen failed (\(error)); with a modeset")
+            kms.keepsMode = false
+            keptMode = false
+            outcome = try screen.committer.commit(kms, test: mode == .test)
+        }
+        if mode == .apply, kms.lighting != nil, case .accepted = outcome {
+            Log.info("\(screen.target.connectorName): " + (kms.keepsMode
+                ? "no modeset: the first frame replaces what was on screen in its mode, \(screen.target.mode.label)"
+                : "modeset to \(screen.target.mode.label)"))
+        }
+        switch outcome {
         case .refused(let error):
             if let scaled = state.cards.first(where: \.isScaled) {
                 screen.planeCapabilities?.canScale = false
@@ -281,6 +298,15 @@ extension DrmOutput {
         }
     }
 
+    /// Whether this screen's first lighting can keep the mode on screen (`ModeOnScreen`): asked
+    /// once, before the daemon's first commit on the CRTC, when its state is read for `restore`.
+    private func keepsModeOnScreen(_ screen: DrmScreen) -> Bool {
+        guard saved == nil else { return keptMode }
+        saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)
+        keptMode = screen.committer.kind == "atomic" && ModeOnScreen.canKeep(fd: card.fd, target: screen.target, before: saved)
+        return keptMode
+    }
+
     /// The books after a commit was queued.
     private func applied(_ screen: DrmScreen, buffer index: Int?, cards: [(placed: PlacedCard, buffer: DumbBuffer)], evented: Bool,
                          view: FramebufferView? = nil) {
@@ -291,6 +317,7 @@ extension DrmOutput {
                 saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)
             }
             screen.lit = true
+            keptMode = false   // lit: a later lighting (waking, a new screen) is a modeset
             Log.info("showing \(summary)")
         }
         committed.queued(buffer: index, view: view, cards: cards)

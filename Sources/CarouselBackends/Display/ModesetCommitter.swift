@@ -40,6 +40,29 @@ package struct SavedCrtc {
     }
 }
 
+/// Whether the first frame can take the screen over without a modeset: the CRTC is lit, on this
+/// connector, in the very mode the daemon lights it with (a splash's, the console's or the
+/// firmware's). The first commit then only replaces the primary plane's buffer, as i915's
+/// fastboot and plymouth's handover do, and no blank frame comes between what was on the glass
+/// and the picture (issue 46). Atomic drivers only: legacy SetCrtc is a modeset by definition.
+package enum ModeOnScreen {
+    /// `before`: the CRTC as it was before the daemon's first commit.
+    package static func canKeep(fd: Int32, target: ScanoutTarget, before: SavedCrtc?) -> Bool {
+        guard let before, before.framebufferID != 0, let mode = before.mode, sameTiming(mode, target.mode.raw) else { return false }
+        let crtc = DrmProperties(fd: fd, objectID: target.crtcID, objectType: UInt32(DRM_MODE_OBJECT_CRTC))
+        let connector = DrmProperties(fd: fd, objectID: target.connectorID, objectType: UInt32(DRM_MODE_OBJECT_CONNECTOR))
+        // Not ACTIVE: blanked (the console's blanking, DPMS off) with its mode still set. A plane
+        // update would leave it dark.
+        return crtc["ACTIVE"]?.value == 1 && connector["CRTC_ID"]?.value == UInt64(target.crtcID)
+    }
+
+    /// The same timings (the name and the type bits aside, which only describe the mode).
+    static func sameTiming(_ a: drmModeModeInfo, _ b: drmModeModeInfo) -> Bool {
+        (a.clock, a.hdisplay, a.hsync_start, a.hsync_end, a.htotal, a.hskew) == (b.clock, b.hdisplay, b.hsync_start, b.hsync_end, b.htotal, b.hskew)
+            && (a.vdisplay, a.vsync_start, a.vsync_end, a.vtotal, a.vscan, a.flags) == (b.vdisplay, b.vsync_start, b.vsync_end, b.vtotal, b.vscan, b.flags)
+    }
+}
+
 /// A framebuffer the primary plane can scan out: a dumb buffer, or a screen-sized view into a
 /// wider one (`FramebufferView`, the panned strip).
 package protocol ScanoutBuffer: AnyObject {
@@ -69,6 +92,9 @@ package struct KmsState {
     package var panned: Bool { primary is FramebufferView }
     /// Cards on the overlays, bottom to top; overlays lit before and unused now go dark.
     package var cards: [(placed: PlacedCard, buffer: DumbBuffer)] = []
+    /// With `lighting`: the CRTC already shows this mode on this connector (`ModeOnScreen`), so
+    /// the plane's buffer is replaced with no modeset. Atomic only.
+    package var keepsMode = false
 
     package init(target: ScanoutTarget, lighting: Int? = nil, active: Bool = true, primary: (any ScanoutBuffer)? = nil,
                  cards: [(placed: PlacedCard, buffer: DumbBuffer)] = []) {
