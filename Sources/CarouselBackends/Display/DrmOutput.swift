@@ -299,12 +299,19 @@ extension DrmOutput {
     }
 
     /// Whether this screen's first lighting can keep the mode on screen (`ModeOnScreen`): asked
-    /// once, before the daemon's first commit on the CRTC, when its state is read for `restore`.
+    /// before the daemon's first commit on the CRTC, when its state is read for `restore`.
     private func keepsModeOnScreen(_ screen: DrmScreen) -> Bool {
-        guard saved == nil else { return keptMode }
-        saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)
+        guard saveCrtcBeforeFirstCommit(screen) else { return keptMode }
         keptMode = screen.committer.kind == "atomic" && ModeOnScreen.canKeep(fd: card.fd, target: screen.target, before: saved)
         return keptMode
+    }
+
+    /// Reads the CRTC's state for `restore` before the daemon's first commit on it, lighting or
+    /// darkening it. True when read now: nothing of the daemon's is on that CRTC yet.
+    private func saveCrtcBeforeFirstCommit(_ screen: DrmScreen) -> Bool {
+        guard saved?.crtcID != screen.target.crtcID else { return false }
+        saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)
+        return true
     }
 
     /// The books after a commit was queued.
@@ -313,9 +320,6 @@ extension DrmOutput {
         screen.cardBuffers?.committed()
         if view != nil { screen.pannedFrames += 1 } else if !cards.isEmpty { screen.planeFrames += 1 } else if index != nil { screen.composedFrames += 1 }
         if !screen.lit {
-            if saved?.crtcID != screen.target.crtcID {
-                saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)
-            }
             screen.lit = true
             keptMode = false   // lit: a later lighting (waking, a new screen) is a modeset
             Log.info("showing \(summary)")
@@ -352,10 +356,8 @@ extension DrmOutput {
     /// The power-off state: no signal, so the monitor goes to standby. The next state lights
     /// the screen again with a full modeset (the last picture again).
     private func switchOff(_ screen: DrmScreen) {
-        if !screen.lit && saved?.crtcID != screen.target.crtcID {
-            // Dark from the start: the console's CRTC goes dark too, and comes back on exit.
-            saved = SavedCrtc(fd: card.fd, crtcID: screen.target.crtcID, connectorID: screen.target.connectorID)
-        }
+        // Dark from the start: the console's CRTC goes dark too, and comes back on exit.
+        if !screen.lit { _ = saveCrtcBeforeFirstCommit(screen) }
         let name = screen.target.connectorName
         do throws(DisplayError) {
             let dark = KmsState(target: screen.target, active: false)
