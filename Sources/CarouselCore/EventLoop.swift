@@ -124,6 +124,13 @@ package final class EventLoop {
         post { [weak owner] in if let owner { work(owner) } }
     }
 
+    /// Hands `value` to `receiver` after the current handler: how a layer below passes an event
+    /// up (an output's frame, the input's actions) without calling into the layer above. The
+    /// loop starts the receiver, as it starts every handler.
+    package func post<Value>(_ value: Value, to receiver: @escaping (Value) -> Void) {
+        post { receiver(value) }
+    }
+
     /// Runs `work` on the loop's thread soon; callable from any thread (see `LoopInbox`).
     package func execute(_ work: @escaping () -> Void) { inbox.execute(work) }
 

@@ -32,10 +32,8 @@ package struct InputRequest {
     }
 }
 
-/// Takes the actions of the backend's input devices.
-package protocol InputSink: AnyObject {
-    func receive(_ actions: [RoutedAction])
-}
+/// Takes the actions of the backend's input devices, started by the loop (`InputDelivery`).
+package typealias InputSink = ([RoutedAction]) -> Void
 
 extension DisplayBackend {
     /// What `auto` means here and now.

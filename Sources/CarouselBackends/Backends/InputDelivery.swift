@@ -6,7 +6,7 @@ import CarouselEngine
 package protocol InputBackend: AnyObject {
     /// Starts the devices, once. What they ask for goes to `sink`, on the loop, and so do the
     /// lifts of contacts that sent nothing for `touch_timeout` (the input's own timer).
-    func start(_ request: InputRequest, sink: InputSink)
+    func start(_ request: InputRequest, sink: @escaping InputSink)
     /// New settings, screen sizes or touch targets (a reload, a screen that changed).
     func reconfigure(_ request: InputRequest)
 }
@@ -15,15 +15,18 @@ package protocol InputBackend: AnyObject {
 /// stuck-touch timer is set to the source's next deadline. A contact that sent nothing for
 /// `touch_timeout` is lifted by `expire` when that timer fires, and delivered the same way.
 package final class InputDelivery {
-    private unowned let sink: InputSink
+    /// Held strongly: the loop keeps no reference to this delivery (its timer is unretained).
+    private let loop: EventLoop
+    private let sink: InputSink
     private let expire: (_ now: Double) -> [RoutedAction]
     private let nextDeadline: () -> Double?
     private var timer: LoopTimer?
 
     /// `expire` and `nextDeadline` ask the source's owner, held weakly (it keeps this delivery).
-    package init<Owner: AnyObject>(loop: EventLoop, sink: InputSink, owner: Owner,
+    package init<Owner: AnyObject>(loop: EventLoop, sink: @escaping InputSink, owner: Owner,
                                    expire: @escaping (Owner, _ now: Double) -> [RoutedAction],
                                    nextDeadline: @escaping (Owner) -> Double?) {
+        self.loop = loop
         self.sink = sink
         self.expire = { [weak owner] now in owner.map { expire($0, now) } ?? [] }
         self.nextDeadline = { [weak owner] in owner.flatMap(nextDeadline) }
@@ -31,7 +34,8 @@ package final class InputDelivery {
     }
 
     package func deliver(_ actions: [RoutedAction]) {
-        if !actions.isEmpty { sink.receive(actions) }
+        // Through the loop, after the source's handler: the source never calls up into the app.
+        if !actions.isEmpty { loop.post(actions, to: sink) }
         timer?.schedule(at: nextDeadline())
     }
 }

@@ -51,7 +51,7 @@ private final class LibinputInput: InputBackend {
 
     init(loop: EventLoop) { self.loop = loop }
 
-    func start(_ request: InputRequest, sink: InputSink) {
+    func start(_ request: InputRequest, sink: @escaping InputSink) {
         guard feed == nil else { return }
         feed = LibinputFeed(request, loop: loop, sink: sink)
     }
@@ -68,7 +68,7 @@ private final class LibinputFeed {
     private unowned let loop: EventLoop
     private var delivery: InputDelivery!
 
-    package init(_ request: InputRequest, loop: EventLoop, sink: InputSink) {
+    package init(_ request: InputRequest, loop: EventLoop, sink: @escaping InputSink) {
         self.request = request; self.loop = loop
         delivery = InputDelivery(loop: loop, sink: sink, owner: self, expire: { owner, now in
             owner.source?.expireStuckTouches(now: now) ?? []

@@ -91,7 +91,7 @@ private final class WaylandInput: InputBackend {
 
     init(seat: WaylandSeat?, loop: EventLoop) { self.seat = seat; self.loop = loop }
 
-    func start(_ request: InputRequest, sink: InputSink) {
+    func start(_ request: InputRequest, sink: @escaping InputSink) {
         guard delivery == nil else { return }
         delivery = InputDelivery(loop: loop, sink: sink, owner: self, expire: { owner, now in
             owner.routed(owner.seat?.expireStuckTouches(now: now) ?? [])

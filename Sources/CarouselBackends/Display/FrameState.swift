@@ -81,7 +81,6 @@ package struct OutputEventSink {
     }
 
     package func emit(_ event: OutputEvent) {
-        let handler = handler
-        loop.post { handler(event) }
+        loop.post(event, to: handler)
     }
 }

@@ -8,7 +8,7 @@ import CarouselEngine
 /// - a synced carousel leaves the wall clock for `sync_resume` seconds;
 /// - the rest goes to that carousel's engine.
 /// Contacts that send nothing for `touch_timeout` are lifted by the input itself (its own timer).
-final class InputRouter: InputSink {
+final class InputRouter {
     private let carousels: Carousels
     private let backend: Backend
     private unowned let operations: Operations
@@ -21,7 +21,7 @@ final class InputRouter: InputSink {
 
     /// Opens the input devices (once): after the first frame, or at once when starting dark.
     func start(_ settings: ShellSettings) {
-        backend.input.start(request(settings), sink: self)
+        backend.input.start(request(settings)) { [weak self] actions in self?.receive(actions) }
     }
 
     /// New settings or new screen sizes.

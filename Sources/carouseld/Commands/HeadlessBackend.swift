@@ -26,8 +26,8 @@ final class HeadlessBackend: Backend {
 
 /// Input the bench feeds itself: what it sends goes straight to the sink.
 final class HeadlessInput: InputBackend {
-    private(set) weak var sink: InputSink?
-    func start(_ request: InputRequest, sink: InputSink) { self.sink = sink }
+    private(set) var sink: InputSink?
+    func start(_ request: InputRequest, sink: @escaping InputSink) { self.sink = sink }
     func reconfigure(_ request: InputRequest) {}
 }
 

@@ -38,7 +38,7 @@ final class FakeBackend: Backend, InputBackend {
 
     func rotation(ofScreen index: Int) -> Int { 0 }
 
-    func start(_ request: InputRequest, sink: InputSink) {
+    func start(_ request: InputRequest, sink: @escaping InputSink) {
         inputStarted += 1
         delivery = InputDelivery(loop: loop, sink: sink, owner: self, expire: { owner, now in
             owner.translator.expireStuckTouches(now: now).map { (group: 0, action: $0) }
