@@ -19,7 +19,7 @@ final class OverlaySettingsTests: XCTestCase {
     /// The properties (by id) and values `now` puts in a request after `shown`.
     private func request(_ now: OverlaySettings, after shown: OverlaySettings?) -> [UInt32: UInt64] {
         var set: [UInt32: UInt64] = [:]
-        try? now.changes(from: shown, on: plane) { property, value in set[property] = value }
+        now.changes(from: shown, on: plane) { property, value in set[property] = value }
         return set
     }
 

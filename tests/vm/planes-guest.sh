@@ -83,16 +83,16 @@ if [ -d /sys/bus/pci/drivers/bochs-drm ] && ls /sys/bus/pci/drivers/bochs-drm/ |
   # The frames of CPU_ROUNDS page changes, one after another (scripts/bench counts the late ones
   # of each; CI, that they were shown): from the command to the flip of the frame that came to
   # rest (the first after the log's word that the strip rests). Per flip: the gap, when the
-  # daemon committed (from the flip before), for a frame held to the refresh how late the kernel
-  # woke the daemon after the hold ended (0 for a frame drawn at the flip itself), and how long
-  # the kernel took over the commit. A line "round N" before each page change's.
+  # daemon committed (from the flip before), and for a frame held to the refresh how late the
+  # kernel woke the daemon after the hold ended (0 for a frame drawn at the flip itself). A line
+  # "round N" before each page change's.
   for round in $(runs_of_each); do
     from=$(wc -l < "$log")
     ctl next >/dev/null; rests $((round + 1)) || { echo "round $round timeout"; continue; }
     echo "round $round"
     tail -n +"$from" "$log" | awk '/control: next/ { on = 1; p = 0; next } !on { next } /showing [0-9]/ { resting = 1 }
-      /hold until .* woke at/ { h = $3; w = $NF } /atomic commit:/ { k = $3 } /committed at/ { c = $NF }
-      /visible at/ { t = $NF; if (p && c) print t - p, c - p, (h ? w - h : 0), k + 0; p = t; c = 0; h = 0; k = 0; if (resting) exit }'
+      /hold until .* woke at/ { h = $3; w = $NF } /committed at/ { c = $NF }
+      /visible at/ { t = $NF; if (p && c) print t - p, c - p, (h ? w - h : 0); p = t; c = 0; h = 0; if (resting) exit }'
   done > "$out/bochs-stress-gaps.txt"
   finish
   kill $stress 2>/dev/null; wait $stress 2>/dev/null

@@ -96,7 +96,7 @@ package final class AtomicCommitter: ModesetCommitter {
         }
         // Asked every frame that moves cards: the same set as accepted last needs no request built.
         if test, state.lighting == nil, state.active, !uses.isEmpty, uses == acceptedCards { return .accepted(evented: true) }
-        guard let request = DrmObjects.atomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
+        guard var request = AtomicRequest() else { throw .unsupported("drmModeAtomicAlloc failed") }
         let target = state.target
         var blob: UInt32 = 0
         var flags: UInt32 = 0
@@ -104,21 +104,25 @@ package final class AtomicCommitter: ModesetCommitter {
         // before (the console's, another master's) is set again in full.
         if state.lighting != nil || !state.active { shownOverlays = [] }
         if !state.active {
-            try add(request.pointer, target.crtcID, ids.active, 0)
+            request.add(target.crtcID, ids.active, 0)
             flags = cdrm_mode_atomic_allow_modeset()
         } else {
             if let degrees = state.lighting, let buffer = state.primary {
                 guard degrees == 0 || rotationValue(degrees) != nil else { return .refused(errno: EINVAL) }
-                blob = try fill(request.pointer, target: target, buffer: buffer, rotation: rotationValue(degrees),
+                blob = try fill(&request, target: target, buffer: buffer, rotation: rotationValue(degrees),
                                 modeset: !state.keepsMode)
                 flags = state.keepsMode ? 0 : cdrm_mode_atomic_allow_modeset()
             } else if let buffer = state.primary {
-                try add(request.pointer, planeID, ids.fb, UInt64(buffer.framebufferID))
+                request.add(planeID, ids.fb, UInt64(buffer.framebufferID))
                 // A panned view by SRC_X sets its column; any other buffer sets it back to 0.
-                try add(request.pointer, planeID, ids.srcX, UInt64(buffer.sourceX) << 16)
+                request.add(planeID, ids.srcX, UInt64(buffer.sourceX) << 16)
             }
-            try addOverlays(request.pointer, state.cards, target: target)
+            addOverlays(&request, state.cards, target: target)
             if !test { flags |= cdrm_mode_atomic_nonblock() | cdrm_mode_page_flip_event() }
+        }
+        if let failure = request.failure {
+            if blob != 0 { drmModeDestroyPropertyBlob(fd, blob) }
+            throw .system(call: "drmModeAtomicAddProperty", errno: failure, path: card.path)
         }
         if test {
             let ok = commit(request.pointer, blob: blob, flags: flags | cdrm_mode_atomic_test_only())
@@ -153,9 +157,9 @@ package final class AtomicCommitter: ModesetCommitter {
 
     package func restore(_ saved: SavedCrtc) -> Bool {
         // The legacy SetCrtc below leaves overlays as they are: they would cover the console.
-        if litOverlays > 0, let request = DrmObjects.atomicRequest(),
-           (try? addOverlays(request.pointer, [], target: ScanoutTarget?.none)) != nil {
-            if commit(request.pointer, blob: 0, flags: 0) { litOverlays = 0 }
+        if litOverlays > 0, var request = AtomicRequest() {
+            addOverlays(&request, [], target: ScanoutTarget?.none)
+            if request.failure == nil, commit(request.pointer, blob: 0, flags: 0) { litOverlays = 0 }
         }
         shownOverlays = []
         // fbcon draws unrotated: put the plane's rotation back before handing over the CRTC.
@@ -168,13 +172,8 @@ package final class AtomicCommitter: ModesetCommitter {
     /// Applies a frame's request, with a writeback job while `ctl writeback` lasts.
     private func commitFrame(_ request: drmModeAtomicReqPtr, flags: UInt32) -> Bool {
         let job = writeback?.attach(request) ?? false
-        // With "frame committed at": the kernel's part of a frame's commit (the stress checks
-        // tell the daemon's delay from the kernel's). Timed only then: without a vDSO clock (HPET,
-        // as under TCG) each read is a system call, and a frame's syscalls were five.
-        let asked = Log.threshold >= .debug ? MonotonicClock.now() : 0
         let ok = commit(request, blob: 0, flags: flags)
         let error = Glibc.errno
-        Log.debug("atomic commit: \(MonotonicClock.now() - asked) s in the kernel")
         if job { writeback?.committed(ok) }
         Glibc.errno = error
         return ok
@@ -207,7 +206,7 @@ package final class AtomicCommitter: ModesetCommitter {
 
     /// Puts the plane (and with `modeset` the connector and CRTC) into `req`. Returns the mode
     /// blob it made, for `commit` to keep or destroy; 0 without `modeset`.
-    private func fill(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, buffer: any ScanoutBuffer,
+    private func fill(_ req: inout AtomicRequest, target: ScanoutTarget, buffer: any ScanoutBuffer,
                       rotation: UInt64?, modeset: Bool) throws(DisplayError) -> UInt32 {
         var blob: UInt32 = 0
         if modeset {
@@ -215,61 +214,40 @@ package final class AtomicCommitter: ModesetCommitter {
             guard drmModeCreatePropertyBlob(fd, &mode, MemoryLayout<drmModeModeInfo>.size, &blob) == 0 else {
                 throw .system(call: "mode blob", errno: Glibc.errno, path: target.connectorName)
             }
-            do throws(DisplayError) { try addModeset(req, target: target, blob: blob) } catch {
-                drmModeDestroyPropertyBlob(fd, blob)
-                throw error
-            }
+            req.add(target.connectorID, ids.connectorCrtc, UInt64(target.crtcID))
+            req.add(target.crtcID, ids.mode, UInt64(blob))
+            req.add(target.crtcID, ids.active, 1)
         }
-        do throws(DisplayError) { try addPlane(req, target: target, buffer: buffer, rotation: rotation) } catch {
-            if blob != 0 { drmModeDestroyPropertyBlob(fd, blob) }
-            throw error
-        }
-        return blob
-    }
-
-    private func addModeset(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, blob: UInt32) throws(DisplayError) {
-        try add(req, target.connectorID, ids.connectorCrtc, UInt64(target.crtcID))
-        try add(req, target.crtcID, ids.mode, UInt64(blob))
-        try add(req, target.crtcID, ids.active, 1)
-    }
-
-    private func addPlane(_ req: drmModeAtomicReqPtr, target: ScanoutTarget, buffer: any ScanoutBuffer,
-                          rotation: UInt64?) throws(DisplayError) {
-        try add(req, planeID, ids.fb, UInt64(buffer.framebufferID))
-        try add(req, planeID, ids.crtc, UInt64(target.crtcID))
+        req.add(planeID, ids.fb, UInt64(buffer.framebufferID))
+        req.add(planeID, ids.crtc, UInt64(target.crtcID))
         // Source rectangle in 16.16 fixed point, in buffer coordinates (before rotation).
-        try add(req, planeID, ids.srcX, UInt64(buffer.sourceX) << 16); try add(req, planeID, ids.srcY, 0)
-        try add(req, planeID, ids.srcW, UInt64(buffer.width) << 16); try add(req, planeID, ids.srcH, UInt64(buffer.height) << 16)
-        try add(req, planeID, ids.crtcX, 0); try add(req, planeID, ids.crtcY, 0)
-        try add(req, planeID, ids.crtcW, UInt64(target.mode.width)); try add(req, planeID, ids.crtcH, UInt64(target.mode.height))
-        if let rotation, let prop = ids.rotation { try add(req, planeID, prop, rotation) }
+        req.add(planeID, ids.srcX, UInt64(buffer.sourceX) << 16); req.add(planeID, ids.srcY, 0)
+        req.add(planeID, ids.srcW, UInt64(buffer.width) << 16); req.add(planeID, ids.srcH, UInt64(buffer.height) << 16)
+        req.add(planeID, ids.crtcX, 0); req.add(planeID, ids.crtcY, 0)
+        req.add(planeID, ids.crtcW, UInt64(target.mode.width)); req.add(planeID, ids.crtcH, UInt64(target.mode.height))
+        if let rotation, let prop = ids.rotation { req.add(planeID, prop, rotation) }
+        return blob
     }
 
     /// Puts `cards` on the lowest overlays and switches off the ones lit before that these
     /// leave unused, each with only what changed since the last applied commit
     /// (`OverlaySettings`; `requestedOverlays` keeps what this request asks, for that commit's
     /// books). zpos and alpha go in where the planes have them. `target` nil: switching off only.
-    private func addOverlays(_ req: drmModeAtomicReqPtr, _ cards: [(placed: PlacedCard, buffer: DumbBuffer)],
-                             target: ScanoutTarget?) throws(DisplayError) {
+    private func addOverlays(_ req: inout AtomicRequest, _ cards: [(placed: PlacedCard, buffer: DumbBuffer)],
+                             target: ScanoutTarget?) {
         requestedOverlays.removeAll(keepingCapacity: true)
         guard let overlays else { return }
         for (i, plane) in overlays.planes.enumerated() {
             guard i < cards.count, let target else {
-                if i < litOverlays { try add(req, plane.id, plane.fb, 0); try add(req, plane.id, plane.crtc, 0) }
+                if i < litOverlays { req.add(plane.id, plane.fb, 0); req.add(plane.id, plane.crtc, 0) }
                 requestedOverlays.append(nil)
                 continue
             }
             let settings = OverlaySettings(cards[i].placed, framebuffer: cards[i].buffer.framebufferID, crtcID: target.crtcID,
                                            zpos: plane.zpos == nil ? nil : overlays.firstZpos + UInt64(i), hasAlpha: plane.alpha != nil)
             let shown = i < shownOverlays.count ? shownOverlays[i] : nil
-            try settings.changes(from: shown, on: plane) { (property, value) throws(DisplayError) in try add(req, plane.id, property, value) }
+            settings.changes(from: shown, on: plane) { property, value in req.add(plane.id, property, value) }
             requestedOverlays.append(settings)
         }
-    }
-
-    /// Adds one property to the request; libdrm fails (out of memory) with a negative result.
-    private func add(_ req: drmModeAtomicReqPtr, _ object: UInt32, _ property: UInt32, _ value: UInt64) throws(DisplayError) {
-        let result = drmModeAtomicAddProperty(req, object, property, value)
-        guard result >= 0 else { throw .system(call: "drmModeAtomicAddProperty", errno: -result, path: card.path) }
     }
 }

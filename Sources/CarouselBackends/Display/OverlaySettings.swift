@@ -32,16 +32,16 @@ struct OverlaySettings: Equatable {
     /// plane, which brings its CRTC into the commit and so the flip event that paces the next
     /// frame; libdrm sends no request at all without a property.
     func changes(from shown: OverlaySettings?, on plane: OverlayPlanes.Plane,
-                 _ set: (_ property: UInt32, _ value: UInt64) throws(DisplayError) -> Void) throws(DisplayError) {
-        func put(_ property: UInt32, _ value: UInt64, _ old: UInt64?) throws(DisplayError) {
-            if shown == nil || value != old { try set(property, value) }
+                 _ set: (_ property: UInt32, _ value: UInt64) -> Void) {
+        func put(_ property: UInt32, _ value: UInt64, _ old: UInt64?) {
+            if shown == nil || value != old { set(property, value) }
         }
-        try set(plane.fb, fb); try put(plane.crtc, crtc, shown?.crtc)
-        try put(plane.srcX, srcX, shown?.srcX); try put(plane.srcY, srcY, shown?.srcY)
-        try put(plane.srcW, srcW, shown?.srcW); try put(plane.srcH, srcH, shown?.srcH)
-        try put(plane.crtcX, crtcX, shown?.crtcX); try put(plane.crtcY, crtcY, shown?.crtcY)
-        try put(plane.crtcW, crtcW, shown?.crtcW); try put(plane.crtcH, crtcH, shown?.crtcH)
-        if let property = plane.zpos, let zpos { try put(property, zpos, shown?.zpos ?? nil) }
-        if let property = plane.alpha, let alpha { try put(property, alpha, shown?.alpha ?? nil) }
+        set(plane.fb, fb); put(plane.crtc, crtc, shown?.crtc)
+        put(plane.srcX, srcX, shown?.srcX); put(plane.srcY, srcY, shown?.srcY)
+        put(plane.srcW, srcW, shown?.srcW); put(plane.srcH, srcH, shown?.srcH)
+        put(plane.crtcX, crtcX, shown?.crtcX); put(plane.crtcY, crtcY, shown?.crtcY)
+        put(plane.crtcW, crtcW, shown?.crtcW); put(plane.crtcH, crtcH, shown?.crtcH)
+        if let property = plane.zpos, let zpos { put(property, zpos, shown?.zpos ?? nil) }
+        if let property = plane.alpha, let alpha { put(property, alpha, shown?.alpha ?? nil) }
     }
 }

@@ -69,8 +69,9 @@ final class WritebackConnector {
 
     /// One blocking modeset commit setting connectors' CRTC_ID.
     private static func route(_ fd: Int32, _ routes: [(connector: UInt32, property: UInt32, crtc: UInt32)]) -> Bool {
-        guard let request = DrmObjects.atomicRequest() else { return false }
-        for r in routes where drmModeAtomicAddProperty(request.pointer, r.connector, r.property, UInt64(r.crtc)) < 0 { return false }
+        guard var request = AtomicRequest() else { return false }
+        for r in routes { request.add(r.connector, r.property, UInt64(r.crtc)) }
+        if let failure = request.failure { Glibc.errno = failure; return false }
         return drmModeAtomicCommit(fd, request.pointer, cdrm_mode_atomic_allow_modeset(), nil) == 0
     }
 }
