@@ -180,6 +180,12 @@ fi
 echo "## started at boot"
 waituntil 60 is_active
 check "carouseld.service active after boot, no manual step" is_active
+# The host watched the screen from QEMU's start (issue 46): with the quiet command line and no
+# plymouth, nothing but black before the picture (no console text, no cursor).
+if [ $mode = main ] && ! grep -q 'carouseld_bench=figures' /proc/cmdline; then
+  matches "the first picture is on screen" boot-first 30 $rest_refs >/dev/null
+  host watch-end "boot without plymouth" nosplash $rest_refs
+fi
 check "carouseld.service enabled by the package" [ "$(systemctl is-enabled carouseld)" = enabled ]
 exec_us=$(prop carouseld ExecMainStartTimestampMonotonic) ready_us=$(prop carouseld ActiveEnterTimestampMonotonic)
 getty_us=$(prop getty.target ActiveEnterTimestampMonotonic)

@@ -16,6 +16,11 @@ XCHG.
                                XCHG/DIR (carouseld.conf, playlists, images/, last-good-config):
                                `carouseld render` at 0 s of DIR when `carouseld check` passes,
                                else of the last good copy (tests/vm/last_good.py); prints which
+  watch-end LABEL splash|nosplash REF...
+                               with SCREEN_WATCH=SOCKET (a second QMP monitor, for a screendump
+                               every 0.1 s from QEMU's start, tests/vm/screen_watch.py): stops the
+                               dumps and judges them, the REFs being the pictures the daemon may
+                               show first
 
 usage: boot-host.py XCHG QMP-SOCKET      (runs until killed)
 """
@@ -29,6 +34,8 @@ import subprocess
 import sys
 import threading
 import time
+
+from screen_watch import ScreenWatch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 IMGCMP = os.path.join(HERE, "imgcmp.py")
@@ -126,6 +133,10 @@ def handle(xchg, qmp_sock, argv):
         return 0, f"the power goes in {delay:.2f} s"
     if argv[0] == "expected":
         return expected(path(argv[1]), path(argv[2]))
+    if argv[0] == "watch-end":
+        if WATCH is None:
+            return 1, "FAIL the screen was not watched (no SCREEN_WATCH for this boot)"
+        return WATCH.end(argv[1], [path(r) for r in argv[3:]], argv[2] == "splash")
     if argv[0] == "jit":
         # How often TCG flushed its translation cache: a flush stalls the whole guest.
         info = qmp(qmp_sock, "human-monitor-command", {"command-line": "info jit"})
@@ -137,8 +148,14 @@ def handle(xchg, qmp_sock, argv):
     return 2, f"unknown request {argv[0]}"
 
 
+WATCH = None
+
+
 def main():
+    global WATCH
     xchg, qmp_sock = sys.argv[1], sys.argv[2]
+    if os.environ.get("SCREEN_WATCH"):
+        WATCH = ScreenWatch(os.environ["SCREEN_WATCH"], os.path.join(xchg, "watch"))
     req = os.path.join(xchg, "req")
     os.makedirs(req, exist_ok=True)
     while True:

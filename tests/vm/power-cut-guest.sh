@@ -16,7 +16,27 @@
 #      64 KiB pieces, and a reload.
 # carouseld_test=ro, the boot after the last cut: its checks (1.), with the root mounted
 # read-only: the log naming the cache's fallback directory in /run; then a clean poweroff.
+# The root has plymouth, booted with `quiet splash` (issue 46): the first boot (a cold start) and
+# the read-only one (a warm start, from the kept frame) end the host's watch of the screen and
+# check the handover (splash_handover).
 C=$X/cut
+
+# splash_handover LABEL REF...: the host's verdict on the screendumps since QEMU's start (REFs:
+# the pictures the daemon may show first), then the first frame before getty.target, with no
+# modeset, and plymouth gone.
+splash_handover() {
+  local label=$1 ff ff_s getty_us; shift
+  host watch-end "$label" splash "$@"
+  check "$label: plymouth showed its splash (plymouth-start.service: $(prop plymouth-start Result))" [ "$(prop plymouth-start Result)" = success ]
+  ff=$(journalctl -b -u carouseld -o short-monotonic --no-pager | grep -m1 'first frame on screen')
+  ff_s=$(echo "$ff" | sed -nE 's/^\[ *([0-9.]+)\].*/\1/p')
+  getty_us=$(prop getty.target ActiveEnterTimestampMonotonic)
+  check "$label: carouseld's first frame before getty.target (${ff_s:-not logged} s vs $(mono "$getty_us") s)" \
+    awk -v f="${ff_s:-x}" -v g="$getty_us" 'BEGIN { exit !(f ~ /^[0-9.]+$/ && g > 0 && f < g / 1e6) }'
+  check "$label: the first frame made no modeset ($(journalctl -b -u carouseld -o cat --no-pager | grep -m1 -E ': no modeset: |: modeset to ' || echo 'neither logged'))" \
+    sh -c '! journalctl -b -u carouseld -o cat --no-pager | grep -q ": modeset to " && journalctl -b -u carouseld -o cat --no-pager | grep -q ": no modeset: the first frame replaces"'
+  check "$label: plymouth is not running after the handover" sh -c '! pidof plymouthd >/dev/null'
+}
 
 # expect_screen LABEL: the screen against the render of what is on disk (or its last good copy)
 expect_screen() {
@@ -45,6 +65,7 @@ if [ "$n" -gt 1 ]; then
   restarts=$(prop carouseld NRestarts)
   check "$label: carouseld active with no restart (NRestarts=$restarts)" [ "$(systemctl is-active carouseld)" = active -a "$restarts" = 0 ]
   up=0; expect_screen "$label" "$n" && up=1
+  [ $mode = ro ] && splash_handover "warm start with plymouth" "cut/expected-$n/frame-0000.000.png"
   torn=$(dropped)
   echo "  $label: $torn torn or stale entries dropped; $(journalctl -b -u carouseld -o cat --no-pager | grep -m1 -E 'showing the last good config|config .* is invalid' || echo 'the config on disk loaded')"
   journalctl -b -u carouseld -o cat --no-pager | grep -E 'card cache: .*decoding|kept frame|last good|skipping|invalid' | head -8 | sed 's/^/    /'
@@ -61,6 +82,9 @@ if [ $mode = ro ]; then
 fi
 
 if [ "$n" = 1 ]; then
+  waituntil 90 is_active
+  matches "cold start with plymouth: the screen equals carouseld render of the installed config" cut-1 60 $rest_refs
+  splash_handover "cold start with plymouth" $rest_refs
   # The starting point: config A whole, big.jpg in place, the daemon on it.
   cp "$C/A/carouseld.conf" "$C/A/playlist.m3u" /etc/carouseld/
   cp "$C/big.jpg" /etc/carouseld/images/big.jpg
