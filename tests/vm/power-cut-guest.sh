@@ -27,6 +27,9 @@ C=$X/cut
 splash_handover() {
   local label=$1 ff ff_s getty_us; shift
   host watch-end "$label" splash "$@"
+  # The handover's steps with the boot's times (the screen's times above count from QEMU's start).
+  journalctl -b -o short-monotonic --no-pager -u carouseld -u 'plymouth*' -u systemd-vconsole-setup -u getty.target |
+    sed -n '1,/first frame on screen/p' | grep -vE 'card cache|decod' | tail -14 | sed 's/^/    /'
   check "$label: plymouth showed its splash (plymouth-start.service: $(prop plymouth-start Result))" [ "$(prop plymouth-start Result)" = success ]
   ff=$(journalctl -b -u carouseld -o short-monotonic --no-pager | grep -m1 'first frame on screen')
   ff_s=$(echo "$ff" | sed -nE 's/^\[ *([0-9.]+)\].*/\1/p')
