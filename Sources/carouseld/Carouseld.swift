@@ -10,7 +10,8 @@ struct Carouseld: ParsableCommand {
         abstract: "Image carousel daemon for DRM/KMS screens with touch input.",
         version: version,
         subcommands: [RunCommand.self, RenderCommand.self, ReplayCommand.self, BenchCommand.self,
-                      OutputsCommand.self, CheckCommand.self, CtlCommand.self, PlaysCommand.self, DemoCommand.self],
+                      OutputsCommand.self, CheckCommand.self, CtlCommand.self, PlaysCommand.self, DemoCommand.self,
+                      SplashCommand.self],
         defaultSubcommand: RunCommand.self)
 
     /// The daemon's start (`run` with plain options) skips ArgumentParser: see `DaemonStart`.

@@ -92,7 +92,14 @@ final class SystemdUnitTests: XCTestCase {
         XCTAssertEqual(values("DefaultDependencies"), ["no"])
         XCTAssertTrue(values("Before").contains("shutdown.target"))
         XCTAssertTrue(values("After").joined(separator: " ").contains("local-fs.target"))
-        XCTAssertTrue(values("After").joined(separator: " ").contains("plymouth-quit-wait.service"))
+        // Plymouth's handover (issue 46): after its start, not after its quit (the end of boot);
+        // Debian's own quit waits for the daemon's first frame; the two commands as root, skipped
+        // where plymouth is missing.
+        XCTAssertTrue(values("After").joined(separator: " ").contains("plymouth-start.service"))
+        XCTAssertFalse(values("After").joined(separator: " ").contains("plymouth-quit"))
+        XCTAssertTrue(values("Before").joined(separator: " ").contains("plymouth-quit.service plymouth-quit-wait.service"))
+        XCTAssertEqual(values("ExecStartPre"), ["-+/bin/plymouth deactivate"])
+        XCTAssertEqual(values("ExecStartPost"), ["-+/bin/plymouth quit --retain-splash"])
         // Not after udev: the display's and input's events are queued ahead of udev's coldplug
         // (carouseld-coldplug.service, pulled in), and a node not yet given to group video is
         // opened on udev's event.

@@ -68,6 +68,9 @@ if [ "$n" -gt 1 ]; then
   restarts=$(prop carouseld NRestarts)
   check "$label: carouseld active with no restart (NRestarts=$restarts)" [ "$(systemctl is-active carouseld)" = active -a "$restarts" = 0 ]
   up=0; expect_screen "$label" "$n" && up=1
+  # The operator's splash (`carouseld splash install` of the installed config): the first lit
+  # screen is that picture, then the daemon's first frame of the config now on disk.
+  [ "$n" = 2 ] && host watch-end "operator's splash, after cut 1" picture $rest_refs "cut/expected-$n/frame-0000.000.png"
   [ $mode = ro ] && splash_handover "warm start with plymouth" "cut/expected-$n/frame-0000.000.png"
   torn=$(dropped)
   echo "  $label: $torn torn or stale entries dropped; $(journalctl -b -u carouseld -o cat --no-pager | grep -m1 -E 'showing the last good config|config .* is invalid' || echo 'the config on disk loaded')"

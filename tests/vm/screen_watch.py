@@ -13,8 +13,9 @@ each at once (full size: text is only seen there), keeping a thumbnail for the e
   mode       a size other than the final one after the screen had that size (a modeset)
   splash / picture   anything else: a picture from the first dump like one of the references
              (or the last dump), the splash before it.
-`end(refs, splash)` stops the thread and judges: from the first non-black dump on, none black,
-console or mode, a picture seen, and with `splash` a splash seen before it.
+`end(label, refs, expect)` stops the thread and judges: from the first non-black dump on, none
+black, console or mode, and a picture seen; `expect` "splash": a splash before it; "picture": no
+splash at all (the operator's splash is the picture); "nosplash": either.
 """
 import json
 import os
@@ -118,7 +119,7 @@ class ScreenWatch:
             if monitor:
                 monitor.close()
 
-    def end(self, label, refs, splash):
+    def end(self, label, refs, expect):
         """Stops the dumps; (status, report lines) for the guest."""
         self.stopping.set()
         self.thread.join(timeout=10)
@@ -163,8 +164,8 @@ class ScreenWatch:
             lines.append(f"  {label}: first non-black dump at {first_lit:.1f} s, picture from {picture_t[0]:.1f} s")
         if bad:
             lines.append(f"  {label}: after the first non-black dump: " + ", ".join(f"{k} at {t:.1f} s" for t, k in bad[:8]))
-        ok = not bad and picture_t and (splash_t or not splash) and not errors
-        what = "splash or picture" if splash else "no black, text or cursor"
+        ok = not bad and picture_t and not errors and {"splash": bool(splash_t), "picture": not splash_t}.get(expect, True)
+        what = {"splash": "splash or picture", "picture": "the picture"}.get(expect, "no black, text or cursor")
         lines.append(f"{'PASS' if ok else 'FAIL'} {label}: from the first non-black screendump to the picture, "
                      f"every one {what} ({len(bad)} not; splash {'seen' if splash_t else 'not seen'}, "
                      f"picture {'seen' if picture_t else 'not seen'}{'; ' + errors[0] if errors else ''})")

@@ -57,6 +57,19 @@ package enum DisplayOpener {
         return []
     }
 
+    /// The mode the daemon would light the first connected screen with (its preferred mode), as
+    /// `connectedConnectors` picks the card; nil when no screen is connected.
+    package static func firstScreenMode() -> ModeInfo? {
+        let paths = DrmCard.discover()
+        for path in paths.filter({ !isFirmware($0) }) + paths.filter(isFirmware) {
+            guard let card = try? DrmCard(path: path, master: false),
+                  let resources = try? DrmResources(fd: card.fd),
+                  let connector = resources.connectors.first(where: { $0.connected && !$0.modes.isEmpty }) else { continue }
+            return try? OutputSelection.mode(nil, of: connector)
+        }
+        return nil
+    }
+
     /// Whether the card at `path` is a firmware framebuffer (its driver read without
     /// becoming DRM master). A card that cannot be opened counts as real: opening it for the
     /// screen then reports why.
