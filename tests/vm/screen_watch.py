@@ -4,8 +4,9 @@ A thread takes a QMP screendump every 0.1 s from the moment QEMU's monitor answe
 each at once (full size: text is only seen there), keeping a thumbnail for the end:
   no-signal  a size other than the screen's final one before the screen got it (QEMU's
              "display not active" placeholder: what a monitor shows as no signal)
-  firmware   what the firmware shows (SeaBIOS's text) before the kernel's driver first clears
-             the screen to black: not the box's to choose, and not judged
+  firmware   the firmware's text (SeaBIOS's "Booting from ROM...") and what comes before it:
+             not the box's to choose, and not judged. It ends when the kernel's driver clears
+             the screen (the first black dump after that text), or at a splash or a picture
   black      every channel of every pixel at most BLACK
   console    the console's colours alone on black: fbcon's text or its cursor (the VGA
              palette, which fbcon uses at 32 bpp; a splash or a picture is anti-aliased and
@@ -129,14 +130,16 @@ class ScreenWatch:
             return 1, f"FAIL {label}: no screendump was taken ({'; '.join(errors) or 'none'})"
         final_size = dumps[-1][1]
         pictures = [thumbnail(r) for r in refs] + [t for _, _, _, t in dumps[-1:] if t is not None]
-        kinds, seen_size, cleared, lit, shown = [], False, False, False, False
+        kinds, seen_size, firmware, firmware_text, lit, shown = [], False, True, False, False, False
         for taken, size, kind, thumb in dumps:
             if size != final_size:
                 kind = "mode" if seen_size else "no-signal"
             else:
                 seen_size = True
-                cleared = cleared or kind == "black"
-                if not cleared:
+                if firmware:
+                    firmware_text = firmware_text or kind == "console"
+                    firmware = kind != "other" and not (kind == "black" and firmware_text)
+                if firmware:
                     kind = "firmware"
                 elif kind == "other":
                     shown = shown or any(alike(thumb, p) for p in pictures)
