@@ -14,12 +14,13 @@ package final class KernelBackend: Backend {
     package let plan: ScreenPlan
     private let kind: DisplayBackend
     package let input: InputBackend
+    /// The process's one udev monitor and its master cards, for the screens and the input.
+    private let devices = DeviceManager()
 
     package init(_ shell: ShellSettings, config: CarouselConfig, kind: DisplayBackend, loop: EventLoop) throws(DisplayError) {
         self.kind = kind
-        input = LibinputInput(loop: loop)
+        input = LibinputInput(loop: loop, devices: devices)
         let plan = Self.plan(shell, config: config, kind: kind, connected: nil)
-        let devices = DisplayDevices()
         var outputs: [DisplayOutput] = []
         for screen in plan.screens { outputs.append(try DisplaySupervisor(settings: screen.settings, backend: kind, devices: devices)) }
         self.plan = plan
@@ -49,11 +50,13 @@ private final class LibinputInput: InputBackend {
     private unowned let loop: EventLoop
     private var feed: LibinputFeed?
 
-    init(loop: EventLoop) { self.loop = loop }
+    private let devices: DeviceManager
+
+    init(loop: EventLoop, devices: DeviceManager) { self.loop = loop; self.devices = devices }
 
     func start(_ request: InputRequest, sink: @escaping InputSink) {
         guard feed == nil else { return }
-        feed = LibinputFeed(request, loop: loop, sink: sink)
+        feed = LibinputFeed(request, loop: loop, sink: sink, devices: devices)
     }
 
     func reconfigure(_ request: InputRequest) { feed?.reconfigure(request) }
@@ -68,12 +71,19 @@ private final class LibinputFeed {
     private unowned let loop: EventLoop
     private var delivery: InputDelivery!
 
-    package init(_ request: InputRequest, loop: EventLoop, sink: @escaping InputSink) {
+    /// Devices that came or went while the seat's were being opened: given to the source then.
+    private var devicesMeanwhile: [UdevMonitor.Event] = []
+
+    package init(_ request: InputRequest, loop: EventLoop, sink: @escaping InputSink, devices: DeviceManager) {
         self.request = request; self.loop = loop
         delivery = InputDelivery(loop: loop, sink: sink, owner: self, expire: { owner, now in
             owner.source?.expireStuckTouches(now: now) ?? []
         }, nextDeadline: { $0.source?.nextStuckDeadline })
         let (settings, targets, routing) = (request.settings, request.targets, request.routing)
+        // From before the seat's devices are listed: none that comes meanwhile is missed.
+        do { try devices.listenForInput(self, on: loop) { $0.devicesChanged($1) } } catch {
+            Log.error("watching input devices come and go: \(error)")
+        }
         let opening = BackgroundTask<Result<InputSource, Error>>(name: "carouseld-input", loop: loop)
         self.opening = opening
         opening.start({ Result { try InputSource(settings: settings, targets: targets, routing: routing) } }) {
@@ -86,11 +96,20 @@ private final class LibinputFeed {
         source?.reconfigure(settings: request.settings, targets: request.targets, routing: request.routing)
     }
 
+    /// Input devices plugged or unplugged: libinput is given them, and what they queued is read.
+    private func devicesChanged(_ events: [UdevMonitor.Event]) {
+        guard let source else { return devicesMeanwhile += events }
+        source.devicesChanged(events)
+        delivery.deliver(source.dispatch())
+    }
+
     private func opened(_ result: Result<InputSource, Error>) {
         opening = nil
         switch result {
         case .success(let source):
             self.source = source
+            source.devicesChanged(devicesMeanwhile)
+            devicesMeanwhile = []
             // The screens or the config may have changed while the devices were being opened.
             reconfigure(request)
             do {

@@ -9,7 +9,7 @@ package enum DisplayOpener {
     /// `realOnly`: only a card driven by a real KMS driver will do (moving off a firmware
     /// framebuffer); `.noDevice` when there is none.
     package static func open(_ settings: OutputSettings, backend: DisplayBackend = .auto, realOnly: Bool = false,
-                             devices: DisplayDevices) throws(DisplayError) -> DisplayOutput {
+                             devices: DeviceManager) throws(DisplayError) -> DisplayOutput {
         if backend == .fbdev {
             if realOnly { throw .noDevice("fbdev was asked for") }
             return try FbdevOutput(rotation: settings.rotation)

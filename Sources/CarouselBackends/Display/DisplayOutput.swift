@@ -28,7 +28,7 @@ package protocol DisplayOutput: AnyObject {
     func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws
     /// Takes them out again: the output is being replaced.
     func detach()
-    /// udev said a DRM card's connectors changed (the process's one monitor, `DisplayDevices`).
+    /// udev said a DRM card's connectors changed (the process's one monitor, `DeviceManager`).
     func connectorsChanged()
     /// A free buffer to draw the next frame into, in screen orientation (rotation is applied at
     /// commit); throws while the output is not ready. It holds whatever was drawn into it last, and

@@ -11,11 +11,11 @@ import CarouselPixels
 ///   once that appears;
 /// - the device in use is removed: it waits for another one.
 /// Everything else is the current output's: it reports its events straight to the carousel.
-/// udev's events come from the process's one monitor (`DisplayDevices`).
+/// udev's events come from the process's one monitor (`DeviceManager`).
 package final class DisplaySupervisor: DisplayOutput {
     private let settings: OutputSettings
     private let backend: DisplayBackend
-    private let devices: DisplayDevices
+    private let devices: DeviceManager
     package private(set) var current: DisplayOutput?
     private weak var loop: EventLoop?
     /// The carousel's handler, handed to each output in turn.
@@ -23,7 +23,7 @@ package final class DisplaySupervisor: DisplayOutput {
 
     /// Opens the display if there is one. Only a missing device is waited for; every other
     /// failure (permissions, another DRM master, an unknown connector) is thrown.
-    package init(settings: OutputSettings, backend: DisplayBackend, devices: DisplayDevices) throws(DisplayError) {
+    package init(settings: OutputSettings, backend: DisplayBackend, devices: DeviceManager) throws(DisplayError) {
         self.settings = settings
         self.backend = backend
         self.devices = devices

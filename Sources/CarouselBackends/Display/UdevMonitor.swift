@@ -3,16 +3,18 @@ import CInput
 
 /// udev's events for some subsystems, as the daemon's loop reads them: a screen plugged or
 /// switched on (drm "change", HOTPLUG=1), a GPU driver that loads late or a card that goes away
-/// (drm and graphics "add"/"remove"). Events arrive once udev has processed them, so a new
-/// node already has its group and mode.
+/// (drm and graphics "add"/"remove"), an input device plugged or unplugged (input). Events arrive
+/// once udev has processed them, so a new node already has its group and mode.
 package final class UdevMonitor {
     package struct Event: Equatable {
         package var action: String
         package var devnode: String?
-        /// "drm" or "graphics" (fbdev).
+        /// "drm", "graphics" (fbdev) or "input".
         package var subsystem = "drm"
         /// The kernel's HOTPLUG=1: connectors of a card changed.
         package var hotplug = false
+        /// An input device udev marked as one (ID_INPUT=1): its seat (ID_SEAT, else seat0).
+        package var seat: String?
     }
 
     /// The udev context, kept for as long as the monitor made from it.
@@ -37,9 +39,19 @@ package final class UdevMonitor {
             events.append(Event(action: udev_device_get_action(device.pointer).map { String(cString: $0) } ?? "",
                                 devnode: udev_device_get_devnode(device.pointer).map { String(cString: $0) },
                                 subsystem: udev_device_get_subsystem(device.pointer).map { String(cString: $0) } ?? "",
-                                hotplug: udev_device_get_property_value(device.pointer, "HOTPLUG")
-                                    .map { String(cString: $0) } == "1"))
+                                hotplug: Self.property(device.pointer, "HOTPLUG") == "1",
+                                seat: Self.seat(of: device.pointer)))
         }
         return events
+    }
+
+    static func property(_ device: OpaquePointer, _ name: String) -> String? {
+        udev_device_get_property_value(device, name).map { String(cString: $0) }
+    }
+
+    /// The seat of an input device as libinput's udev backend reads it; nil: not an input device.
+    static func seat(of device: OpaquePointer) -> String? {
+        guard property(device, "ID_INPUT") == "1" else { return nil }
+        return property(device, "ID_SEAT") ?? "seat0"
     }
 }

@@ -10,7 +10,8 @@ package struct InputError: Error, CustomStringConvertible {
     package var description: String
 }
 
-/// Live input: libinput's udev backend on the configured seat.
+/// Live input: libinput's path backend, given the configured seat's devices (`SeatNodes`) at
+/// start and as the process's one udev monitor sees them come and go (`devicesChanged`).
 ///
 /// The daemon adds `fd` to its event loop and calls `dispatch()` whenever it is readable,
 /// then applies each returned action with `engine.apply(_:)`. Devices may come and go at any
@@ -26,6 +27,9 @@ package final class InputSource {
     private var routing: TouchRouting
     /// The screen (index into `targets`) each device was given when it was added.
     private var screenOfDevice: [Int: Int] = [:]
+    private let seat: String
+    /// The devices given to libinput, by node, each with a reference of ours.
+    private var devices: [String: OpaquePointer] = [:]
 
     /// One screen: `screen` is the logical screen (the engine's viewport); `settings.rotation`
     /// maps the panel onto it.
@@ -36,23 +40,18 @@ package final class InputSource {
 
     /// Several screens: `targets` and `routing.screens` in the same order.
     package init(settings: ShellSettings, targets: [TouchTarget], routing: TouchRouting) throws {
-        // libinput takes its own reference on the udev context: ours goes at the end of init.
-        guard let udev = CHandle(udev_new(), release: { _ = udev_unref($0) }) else {
-            throw InputError(description: "input: udev_new failed")
-        }
-        guard let libinput = Self.makeContext(udev: udev.pointer) else {
-            throw InputError(description: "input: libinput_udev_create_context failed")
+        guard let libinput = Self.makeContext() else {
+            throw InputError(description: "input: libinput_path_create_context failed")
         }
         carouseld_libinput_log_to(libinput.pointer, libinputLogSink)
-        if libinput_udev_assign_seat(libinput.pointer, settings.input.seat) != 0 {
-            throw InputError(description: "input: cannot assign seat \"\(settings.input.seat)\" (is systemd-udevd running?)")
-        }
         fd = libinput_get_fd(libinput.pointer)
         self.libinput = libinput
         self.targets = targets
         self.routing = routing
+        seat = settings.input.seat
         translators = targets.map { InputTranslator(settings: Self.settings(settings, for: $0), screen: $0.screen) }
-        // Assigning the seat queued one DEVICE_ADDED per device already present.
+        for node in SeatNodes.nodes(seat: seat) { add(node) }
+        // Each device added queued its DEVICE_ADDED.
         _ = dispatch()
         // "No touch device" is said of the seat, once: by the one translator, or here.
         if translators.count == 1 {
@@ -63,13 +62,39 @@ package final class InputSource {
         }
     }
 
+    deinit {
+        // Ours go before the context's last reference (the CHandle, after this body).
+        for device in devices.values { libinput_device_unref(device) }
+    }
+
+    /// An input device of the seat came or went (the process's udev monitor): libinput is
+    /// given it or loses it; `dispatch()` then has its DEVICE_ADDED or DEVICE_REMOVED.
+    package func devicesChanged(_ events: [UdevMonitor.Event]) {
+        for event in events where SeatNodes.concerns(event, seat: seat) {
+            guard let node = event.devnode else { continue }
+            if event.action == "add" { add(node) } else if event.action == "remove" { remove(node) }
+        }
+    }
+
+    /// Gives libinput a device once: the start's list and the monitor's events may both name it.
+    private func add(_ node: String) {
+        guard devices[node] == nil, let device = libinput_path_add_device(libinput.pointer, node) else { return }
+        devices[node] = libinput_device_ref(device)
+    }
+
+    private func remove(_ node: String) {
+        guard let device = devices.removeValue(forKey: node) else { return }
+        libinput_path_remove_device(device)
+        libinput_device_unref(device)
+    }
+
     /// A libinput context whose device opener and interface live exactly as long as it does:
     /// libinput calls back into them until (and while) it is unreferenced.
-    private static func makeContext(udev: OpaquePointer) -> CHandle<OpaquePointer>? {
+    private static func makeContext() -> CHandle<OpaquePointer>? {
         let interface = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
         interface.initialize(to: DeviceOpener.interface)
         let opener = Unmanaged.passRetained(DeviceOpener())
-        guard let context = libinput_udev_create_context(interface, opener.toOpaque(), udev) else {
+        guard let context = libinput_path_create_context(interface, opener.toOpaque()) else {
             opener.release(); interface.deallocate()
             return nil
         }
