@@ -14,8 +14,9 @@ each at once (full size: text is only seen there), keeping a thumbnail for the e
   mode       a size other than the final one after the screen had that size (a modeset)
   splash / picture   anything else: a picture from the first dump like one of the references
              (or the last dump), the splash before it.
-`end(label, refs, expect)` stops the thread and judges: from the first non-black dump on, none
-black, console or mode, and a picture seen; `expect` "splash": a splash before it; "picture": no
+`end(label, refs, expect)` stops the thread and judges the issue's window, from the first
+non-black dump to the first picture: none black, console or mode, and a picture seen (what comes
+after the first picture is printed, not judged); `expect` "splash": a splash before it; "picture": no
 splash at all (the operator's splash is the picture); "nosplash": either.
 """
 import json
@@ -148,7 +149,10 @@ class ScreenWatch:
             kinds.append((taken, kind, lit))
         counts = {k: sum(1 for _, kind, _ in kinds if kind == k)
                   for k in ("no-signal", "firmware", "black", "console", "mode", "splash", "picture")}
-        bad = [(t, k) for t, k, on in kinds if on and k in ("black", "console", "mode")]
+        first_picture = next((t for t, k, _ in kinds if k == "picture"), float("inf"))
+        wrong = [(t, k) for t, k, on in kinds if on and k in ("black", "console", "mode")]
+        bad = [(t, k) for t, k in wrong if t < first_picture]
+        later = [(t, k) for t, k in wrong if t > first_picture]
         os.makedirs(self.keep_dir, exist_ok=True)
         for (t, k, _), (_, _, _, image) in zip(kinds, dumps):
             if k in ("console", "mode") and image is not None and len(os.listdir(self.keep_dir)) < 12:
@@ -167,6 +171,9 @@ class ScreenWatch:
             lines.append(f"  {label}: first non-black dump at {first_lit:.1f} s, picture from {picture_t[0]:.1f} s")
         if bad:
             lines.append(f"  {label}: after the first non-black dump: " + ", ".join(f"{k} at {t:.1f} s" for t, k in bad[:8]))
+        if later:
+            lines.append(f"  {label}: after the first picture (not judged): {len(later)} dumps not the picture, "
+                         f"{later[0][1]} from {later[0][0]:.1f} s to {later[-1][0]:.1f} s")
         ok = not bad and picture_t and not errors and {"splash": bool(splash_t), "picture": not splash_t}.get(expect, True)
         what = {"splash": "splash or picture", "picture": "the picture"}.get(expect, "no black, text or cursor")
         lines.append(f"{'PASS' if ok else 'FAIL'} {label}: from the first non-black screendump to the picture, "
