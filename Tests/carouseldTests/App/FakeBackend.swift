@@ -60,6 +60,7 @@ final class FakeBackend: Backend, InputBackend {
         case .up: event = .touchUp(device: Self.device, slot: slot, time: time)
         case .cancel: event = .touchCancel(device: Self.device, slot: slot, time: time)
         }
-        deliver(translator.translate([event, .touchFrame(device: Self.device, time: time)]))
+        // As a device's read: a handler of the loop, which hands the actions on after it.
+        loop.runAsHandler { deliver(translator.translate([event, .touchFrame(device: Self.device, time: time)])) }
     }
 }
