@@ -29,6 +29,7 @@ final class Carousels {
             ? carousels.map { WallClockSync(carousel: $0, shell: shell, clock: clock, loop: loop) } : []
     }
 
+    /// The first carousel: its first frame ends the start (READY=1), and `ctl` answers for it.
     var lead: Carousel { all[0] }
     var isMoving: Bool { all.contains { $0.engine.isMoving } }
     var framesPresented: Int { all.reduce(0) { $0 + $1.framesPresented } }

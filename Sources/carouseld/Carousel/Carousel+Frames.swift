@@ -50,7 +50,7 @@ extension Carousel {
     }
 
     /// The screen that paces the frames: the first one lit.
-    var leader: Int? { screens.firstIndex { $0.output.size != nil } }
+    var pacingScreen: Int? { screens.firstIndex { $0.output.size != nil } }
 
     func scheduleTick() {
         guard !pacing.tickPosted else { return }
@@ -89,7 +89,7 @@ extension Carousel {
     }
 
     /// A frame became visible on screen `index` (the output posted it: this runs from the loop,
-    /// after the output's own work). The leader's flip ticks at once, at the flip's time.
+    /// after the output's own work). The pacing screen's flip ticks at once, at the flip's time.
     func presented(onScreen index: Int, at time: Double) {
         pacing.framesPresented += 1
         if startup.firstFrame == nil {
@@ -97,8 +97,8 @@ extension Carousel {
             events.emit(.firstFrame(self, at: time, restingOn: engine.isMoving ? nil : engine.selectedIndex))
         }
         Log.debug("frame \(pacing.framesPresented) visible at \(time)")
-        // Another screen: it catches up with the layout the leader is showing.
-        guard index == leader else {
+        // Another screen: it catches up with the layout the pacing screen is showing.
+        guard index == pacingScreen else {
             if let layout = pacing.layout { draw(layout, onScreen: index) }
             return
         }
@@ -169,12 +169,12 @@ extension Carousel {
         var next: Double?
         if let holdUntil = pacing.holdUntil {
             next = holdUntil
-        } else if engine.isMoving, let leader {
+        } else if engine.isMoving, let pacingScreen {
             // A pending flip drives the next frame; if none is pending (the layout did not
             // change this instant), look again one refresh later. With several screens, a
-            // leader whose flip does not complete (a screen gone dark mid-frame) must not
+            // pacing screen whose flip does not complete (a screen gone dark mid-frame) must not
             // stop the others: they go on at a quarter of the rate.
-            let output = screens[leader].output
+            let output = screens[pacingScreen].output
             next = !screensOn ? loop.time.now() + Self.darkStep
                 : output.isReady ? loop.time.now() + output.refreshInterval
                 : screens.count > 1 ? loop.time.now() + 4 * output.refreshInterval : nil

@@ -107,7 +107,7 @@ final class Carousel {
     /// The strip moves on a lit screen, so frames come one a refresh: what the loop's stall
     /// meter is told after each tick. A move with no screen lit steps a few times a second, and
     /// is no stall.
-    var isAnimatingOnScreen: Bool { engine.isMoving && leader != nil }
+    var isAnimatingOnScreen: Bool { engine.isMoving && pacingScreen != nil }
 
     /// How long a screen's first frame may wait for its full cards before it shows what is
     /// decoded (previews; the background where none is yet): long enough for the usual first
