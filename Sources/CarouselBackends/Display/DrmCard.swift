@@ -111,7 +111,7 @@ package final class DrmCard {
 
     /// A node owned by root with no access for group or others: as the kernel made it, or halfway
     /// through udev's setup, which gives the group (root:video 0600) before the mode (0660). A
-    /// daemon that opened it then took the group for the whole setup, and exited (one boot of 40).
+    /// daemon that opened it then took the group for the whole setup, and exited.
     package static func isNotSetUpYet(owner: uid_t, mode: mode_t) -> Bool {
         owner == 0 && mode & 0o066 == 0
     }

@@ -61,7 +61,8 @@ extension CardCache {
         }
         let pixels = mapping.base + CardCacheHeader.byteCount
         // A page change reads back the card it brings: its pixels were checked at the entry's
-        // first read, and the file is the same (its checksum was 6 ms of a page's 70 under TCG).
+        // first read, and the file is the same: a second checksum would cost a page change a
+        // whole pass over the card's pixels.
         let file = CheckedFile(info)
         let checkedBefore = state.withLock { state in
             guard !state.checkedFiles.contains(file) else { return true }

@@ -28,9 +28,9 @@ final class KeptFrames {
 /// clock's picture, so it keeps none.
 extension Carousel {
     /// A warm start's kept frame goes to the screen as the carousel is made, before the image
-    /// stores, their threads and the rest of the daemon: 40-70 ms sooner under TCG. Not where a
-    /// screen schedule may keep the screen dark at start: there it waits for `start`, after the
-    /// schedule has decided.
+    /// stores, their threads and the rest of the daemon are set up (docs/performance.md has the
+    /// figure). Not where a screen schedule may keep the screen dark at start: there it waits
+    /// for `start`, after the schedule has decided.
     var showsKeptFrameAsMade: Bool { shell.schedule.screens.isEmpty }
 
     /// Commits each lit screen's kept start frame, if one matches; the others' is kept once the
