@@ -45,7 +45,7 @@ extension Carousel {
             guard let store = next[view.scale] else { continue }
             screens[index].renderer = rendering.makeRenderer(store, config, view)
             screens[index].pathLog = FramePathLog()
-            screens[index].offersCards = true
+            screens[index].refused = Refusals()
             screens[index].pan = PanState()
         }
         setNeedsRedraw()

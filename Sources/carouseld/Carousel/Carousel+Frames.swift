@@ -121,7 +121,7 @@ extension Carousel {
         rearrange()
         screens[index].renderer.invalidate()
         screens[index].power = nil   // a new screen: switched off anew if the screens are off
-        screens[index].offersCards = true
+        screens[index].refused = Refusals()
         screens[index].pan = PanState()
         pacing.lastPresented = nil
         pacing.holdUntil = nil
@@ -217,10 +217,9 @@ extension Carousel {
         /// The layout without cards that the primary plane shows under cards on planes (nil: a
         /// composed frame, or unknown).
         var background: FrameLayout?
-        /// The output answered that it has no overlay planes for cards: none are offered again
-        /// until the screen or the renderer changes. Offering costs a look-up in the image store
-        /// that also steers its decodes, which a frame must not do twice.
-        var offersCards = true
+        /// The ways the output refused for good (panned, planes), until the screen or the
+        /// renderer changes.
+        var refused = Refusals()
         /// The screen shows the kept start frame (`Carousel+KeptFrame`), not a live one yet.
         var showsKeptFrame = false
         /// No start frame is kept for this screen and the current config yet.
@@ -250,14 +249,14 @@ extension Carousel {
         }
 
         private mutating func commit(_ layout: FrameLayout, upcoming: () -> [FrameLayout], now: () -> Double) throws(DisplayError) {
-            switch offersCards ? renderer.planeCards(layout) : .none(.noOverlayPlanes) {
+            switch refused.reason(.planes).map(PlaneOffer.none) ?? renderer.planeCards(layout) {
             case .none(let reason):
                 pathLog.composing(reason, on: name)
             case .cards(let cards):
                 var state = FrameState(cards: cards)
                 if case .compose(let reason) = try output.commit(state, .test) {
                     pathLog.composing(reason, on: name)
-                    offersCards = reason.kind != .noOverlayPlanes
+                    if reason.kind == .noOverlayPlanes { refused.refuse(.planes, because: reason) }
                     break
                 }
                 // The background and dots change only with the page: most frames move planes alone.

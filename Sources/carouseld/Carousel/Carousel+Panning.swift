@@ -13,9 +13,6 @@ extension Carousel {
         var window: (layout: PanWindow, buffer: PixelBuffer)?
         /// The column the screen shows the window from; nil: a composed frame is on screen.
         var column: Int?
-        /// The output answered that it cannot pan (or its driver refused a panned frame):
-        /// frames are composed until the screen or the renderer changes.
-        var refused = false
         /// At rest, a window that waits for cards of the pages around still decoding (a decode
         /// draws the frame again): asked for again after the composed frame in its place, which
         /// asks the image store for the screen's cards alone (its decodes of the others would stop).
@@ -41,7 +38,7 @@ extension Carousel.Screen {
                                around: () -> [(distance: Double, layout: FrameLayout)]) throws(DisplayError) -> Bool {
         let windowDue = pan.windowDue
         (pan.pending, pan.windowDue) = (nil, false)
-        guard !pan.refused, renderer.drawsPanWindows, PanWindow.isFlat(layout) else { return false }
+        guard refused.allows(.panned), renderer.drawsPanWindows, PanWindow.isFlat(layout) else { return false }
         guard power == .on else {
             // A first frame (at start, or as the screens wake) is composed, in its own time;
             // the window is asked for after its flip, so that the first page change pans.
@@ -60,7 +57,7 @@ extension Carousel.Screen {
         }
         guard let wide = try output.acquireWide(width: made.width, height: Int(made.layout.viewport.height)) else {
             Log.debug("\(name): the output cannot pan")
-            pan.refused = true
+            refused.refuse(.panned, because: .cannotPan)
             return false
         }
         if !renderer.isFinal(made.layout) {
@@ -81,7 +78,8 @@ extension Carousel.Screen {
             return true
         case .compose(let reason):
             pathLog.composing(reason, on: name)
-            pan = Carousel.PanState(refused: true)
+            pan = Carousel.PanState()
+            refused.refuse(.panned, because: reason)
             return false
         }
     }
