@@ -8,6 +8,7 @@ import XCTest
 
 /// A display whose flips complete only when the test says so.
 final class FakeOutput: DisplayOutput {
+    var ladder = FrameLadder()
     var size: Size? = Size(width: 640, height: 400)
     var pending = false
     var presents = 0

@@ -1,3 +1,4 @@
+@testable import CarouselBackends
 @testable import CarouselEngine
 @testable import CarouselPixels
 import XCTest

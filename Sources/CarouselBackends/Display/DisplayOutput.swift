@@ -53,6 +53,8 @@ package protocol DisplayOutput: AnyObject {
     /// The DRM connector's object id, for matching a CEC adapter to its connector
     /// (CEC_ADAP_G_CONNECTOR_INFO); nil off DRM and while no screen is connected.
     var connectorID: UInt32? { get }
+    /// How this output shows a layout, and what it refused (`FrameLadder`).
+    var ladder: FrameLadder { get set }
 }
 
 extension DisplayOutput {

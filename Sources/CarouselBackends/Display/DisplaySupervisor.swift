@@ -13,6 +13,7 @@ import CarouselPixels
 /// Everything else is the current output's: it reports its events straight to the carousel.
 /// udev's events come from the process's one monitor (`DeviceManager`).
 package final class DisplaySupervisor: DisplayOutput {
+    package var ladder = FrameLadder()
     private let settings: OutputSettings
     private let backend: DisplayBackend
     private let devices: DeviceManager

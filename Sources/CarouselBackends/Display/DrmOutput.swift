@@ -10,6 +10,7 @@ import Glibc
 /// What is on screen and queued is one record, `committed`; every buffer it does not hold is
 /// free to draw into.
 package final class DrmOutput: DisplayOutput {
+    package var ladder = FrameLadder()
     package let card: DrmCard
     package let settings: OutputSettings
     package private(set) var screen: DrmScreen?

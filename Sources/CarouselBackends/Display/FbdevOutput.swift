@@ -8,6 +8,7 @@ import Glibc
 /// fbdev has no flip events, so each frame is reported visible as soon as it is drawn; the
 /// console's picture is saved at start and written back on exit.
 package final class FbdevOutput: DisplayOutput {
+    package var ladder = FrameLadder()
     package let path: String
     private let device: OwnedDescriptor
     private let mapping: FramebufferMapping

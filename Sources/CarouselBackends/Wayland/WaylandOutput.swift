@@ -23,6 +23,7 @@ import Glibc
 /// - One window per screen: fullscreen on the named `wl_output`, or on the compositor's choice.
 ///   Input comes from the seat (`WaylandSeat`, the backend's), on the same connection.
 package final class WaylandOutput: DisplayOutput {
+    package var ladder = FrameLadder()
     package let connection: WaylandConnection
     private var window = WindowObjects()
     private var configured = ConfigureState()

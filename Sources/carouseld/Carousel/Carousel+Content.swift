@@ -44,9 +44,7 @@ extension Carousel {
         for (index, view) in transforms.enumerated() where screens.indices.contains(index) {
             guard let store = next[view.scale] else { continue }
             screens[index].renderer = rendering.makeRenderer(store, config, view)
-            screens[index].pathLog = FramePathLog()
-            screens[index].refused = Refusals()
-            screens[index].pan = PanState()
+            screens[index].newLadder()
         }
         setNeedsRedraw()
     }
@@ -63,7 +61,7 @@ extension Carousel {
         if !visible.isDisjoint(with: update.ready + update.failed) { return setNeedsRedraw() }
         guard !update.ready.isEmpty, !engine.isMoving else { return }
         // At rest on planes the next cards are readied; a window waits for its cards.
-        let waiting = screens.indices.filter { screens[$0].background != nil || screens[$0].pan.awaitsCards }
+        let waiting = screens.indices.filter { screens[$0].output.ladder.waitsForCards }
         guard !waiting.isEmpty else { return }
         for index in waiting { screens[index].redraw = true }
         scheduleTick()

@@ -3,7 +3,8 @@ import CarouselCore
 import CarouselEngine
 import CarouselPixels
 
-/// A carousel's frames: when one is drawn (pacing), and how it reaches a screen (`Screen`).
+/// A carousel's frames: when one is drawn (pacing), and which screens it goes to (`Screen`, whose
+/// output shows it the cheapest way it takes: `FrameLadder`).
 ///
 /// Pacing: while something moves, the next frame is composed when the previous flip of the
 /// leading screen (the first one lit) completes, with the flip's timestamp as `now`; a second
@@ -121,8 +122,7 @@ extension Carousel {
         rearrange()
         screens[index].renderer.invalidate()
         screens[index].power = nil   // a new screen: switched off anew if the screens are off
-        screens[index].refused = Refusals()
-        screens[index].pan = PanState()
+        screens[index].newLadder()
         pacing.lastPresented = nil
         pacing.holdUntil = nil
         setNeedsRedraw()
@@ -136,7 +136,7 @@ extension Carousel {
         // finger that stops dead never leaves a coarse frame on screen.
         let screen = screens[index]
         guard screen.redraw || layout != screen.lastDrawn || screen.renderer.needsRefinement || screen.power != .on
-              || screen.pan.windowDue else { return }
+              || screen.output.ladder.windowDue else { return }
         // The kept start frame stays until the live frame of that layout is final (no preview);
         // a first frame waits for its cards a moment (`firstFrameWait`). A decode redraws.
         if screen.showsKeptFrame, layout == screen.lastDrawn, !screen.renderer.isFinal(layout) { return }
@@ -145,7 +145,7 @@ extension Carousel {
         if startup.firstDraw == nil { startup.firstDraw = loop.time.now() }
         do {
             try screens[index].show(layout, upcoming: { engine.neighbourLayouts() },
-                                    around: { engine.restingLayouts(pagesAway: Screen.pagesAround) }, now: loop.time.now)
+                                    around: { engine.restingLayouts(pagesAway: FrameLadder.pagesAround) }, now: loop.time.now)
             if startup.firstCommit == nil { startup.firstCommit = loop.time.now() }
             keepStartFrameIfDue(layout)
             // With "frame N visible at", how long the daemon took from a flip to the next commit
@@ -212,127 +212,39 @@ extension Carousel {
         var redraw = true
         /// The power state last committed: a screen switched off is committed `.off` once.
         var power: FrameState.Power?
-        /// How frames reached this screen, each way said once per reload.
-        var pathLog = FramePathLog()
-        /// The layout without cards that the primary plane shows under cards on planes (nil: a
-        /// composed frame, or unknown).
-        var background: FrameLayout?
-        /// The ways the output refused for good (panned, planes), until the screen or the
-        /// renderer changes.
-        var refused = Refusals()
         /// The screen shows the kept start frame (`Carousel+KeptFrame`), not a live one yet.
         var showsKeptFrame = false
         /// No start frame is kept for this screen and the current config yet.
         var keepsStartFrame = true
-        /// The panned strip's window and column (`Carousel+Panning`).
-        var pan = PanState()
         /// When this screen's first composed frame was drawn: the start's breakdown tells the
         /// compose from the commit after it.
         var firstComposedAt: Double?
 
         init(output: DisplayOutput, rotation: Int) { self.output = output; self.rotation = rotation }
 
-        /// Shows `layout`: panned where the screen and the look allow (`commitPanned`), else its
-        /// cards on overlay planes where the output takes them (tested, then applied), or
-        /// composed on the CPU into a buffer of the output's. `now`: the carousel's clock.
+        /// Shows `layout` the cheapest way its output takes (the output's `FrameLadder`).
+        /// `now`: the carousel's clock.
         mutating func show(_ layout: FrameLayout, upcoming: () -> [FrameLayout],
-                           around: () -> [(distance: Double, layout: FrameLayout)], now: () -> Double) throws(DisplayError) {
-            if try !commitPanned(layout, around: around) {
-                try commit(layout, upcoming: upcoming, now: now)
-                pan.column = nil
-                if let waiting = pan.pending { _ = renderer.isFinal(waiting.layout) }
-            }
+                           around: () -> [(distance: Double, layout: FrameLayout)],
+                           now: @escaping () -> Double) throws(DisplayError) {
+            let shown = try output.ladder.show(layout, replacing: power == .on ? lastDrawn : nil, on: output,
+                                               renderer: renderer, upcoming: upcoming, around: around,
+                                               clock: firstComposedAt == nil ? now : nil)
+            if firstComposedAt == nil { firstComposedAt = shown.composedAt }
             showsKeptFrame = false
             power = .on
             lastDrawn = layout
             redraw = false
         }
 
-        private mutating func commit(_ layout: FrameLayout, upcoming: () -> [FrameLayout], now: () -> Double) throws(DisplayError) {
-            switch refused.reason(.planes).map(PlaneOffer.none) ?? renderer.planeCards(layout) {
-            case .none(let reason):
-                pathLog.composing(reason, on: name)
-            case .cards(let cards):
-                var state = FrameState(cards: cards)
-                if case .compose(let reason) = try output.commit(state, .test) {
-                    pathLog.composing(reason, on: name)
-                    if reason.kind == .noOverlayPlanes { refused.refuse(.planes, because: reason) }
-                    break
-                }
-                // The background and dots change only with the page: most frames move planes alone.
-                let bare = layout.background
-                if bare != background {
-                    let buffer = try output.acquire()
-                    renderer.drawBackground(layout, into: buffer)
-                    state.primary = buffer
-                }
-                if !layout.isMoving { state.upcomingCards = renderer.upcomingCards(upcoming()) }
-                switch try output.commit(state, .apply) {
-                case .accepted:
-                    background = bare
-                    pathLog.onPlanes(cards.count, on: name)
-                    return
-                case .compose(let reason):
-                    pathLog.composing(reason, on: name)
-                }
-            }
-            let buffer = try output.acquire()
-            renderer.draw(layout, into: buffer)
-            if firstComposedAt == nil { firstComposedAt = now() }
-            _ = try output.commit(FrameState(primary: buffer), .apply)
-            background = nil
-        }
-
         /// Commits the off state once (no signal); the next frame lights the screen again.
         mutating func switchOff() throws(DisplayError) {
-            _ = try output.commit(.off, .apply)
+            try output.ladder.switchOff(output)
             power = .off
-            background = nil
         }
 
-        var name: String { output.connectorName ?? output.devicePath }
-    }
-}
-
-/// Which way a screen's frames go, each way said once per reload: the cards on overlay planes,
-/// or composed on the CPU for a reason. A page change that scales its cards alternates between
-/// the two every few frames; the log must not.
-struct FramePathLog {
-    private var said: Set<ComposeReason.Kind> = []
-    private var saidPlanes = false
-
-    /// Start-up's moments and outputs without planes are not worth the log.
-    private static let silent: Set<ComposeReason.Kind> = [.cardNotDecoded, .notLit, .noOverlayPlanes, .cannotPan]
-
-    /// True when it was said (the first time for its kind).
-    @discardableResult
-    mutating func composing(_ reason: ComposeReason, on name: String) -> Bool {
-        guard !Self.silent.contains(reason.kind), said.insert(reason.kind).inserted else { return false }
-        Log.info("\(name): composing frames on the CPU: \(reason)")
-        return true
-    }
-
-    private var saidPanning = false
-
-    /// Said once per reload, with the window's size.
-    @discardableResult
-    mutating func panning(_ window: PanWindow, on name: String) -> Bool {
-        Self.sayOnce(&saidPanning,
-                     "\(name): the strip pans in the display engine (a \(window.width)x\(Int(window.layout.viewport.height)) window, drawn at rest)")
-    }
-
-    @discardableResult
-    mutating func onPlanes(_ cards: Int, on name: String) -> Bool {
-        Self.sayOnce(&saidPlanes, "\(name): cards on overlay planes (\(cards) in this frame), background and dots on the primary plane")
-    }
-
-    /// Logs `line` unless `said`, and marks it said; true when it was logged. The line is made
-    /// only then: these are asked every frame.
-    private static func sayOnce(_ said: inout Bool, _ line: @autoclosure () -> String) -> Bool {
-        guard !said else { return false }
-        said = true
-        Log.info(line())
-        return true
+        /// A new screen or renderer: the output's ladder starts again (what it refused, its window).
+        func newLadder() { output.ladder = FrameLadder() }
     }
 }
 

@@ -155,7 +155,7 @@ final class Carousel {
 
     /// Draws the next frame even if the layout did not change (an image arrived).
     func setNeedsRedraw() {
-        for i in screens.indices { screens[i].redraw = true; screens[i].background = nil }
+        for i in screens.indices { screens[i].redraw = true; screens[i].output.ladder.redrawBackground() }
         scheduleTick()
     }
 

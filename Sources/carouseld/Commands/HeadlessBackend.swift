@@ -33,6 +33,7 @@ final class HeadlessInput: InputBackend {
 
 /// A 60 Hz screen in memory: a commit is visible one refresh later.
 private final class HeadlessOutput: DisplayOutput {
+    var ladder = FrameLadder()
     private let width: Int, height: Int
     private let memory: UnsafeMutableRawPointer
     private var flip: LoopTimer?
