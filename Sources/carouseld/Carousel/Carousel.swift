@@ -9,7 +9,8 @@ import CarouselPixels
 /// stores shared by screens whose cards have the same size), and the pacing of its frames.
 ///
 /// The files of this type: here its state and what the rest of the daemon asks of it;
-/// `Carousel+Frames` the ticks, the flips and each screen's frame (planes or composed);
+/// `Carousel+Frames` the ticks, the flips and which screens get a frame (each output shows it
+/// the cheapest way it takes: `FrameLadder`); `Carousel+KeptFrame` the warm start's frame;
 /// `Carousel+Content` the playlist, the renderers and their stores.
 ///
 /// What it has to say (first frame, engine events, leaving rest, new sizes) goes out as
