@@ -60,19 +60,25 @@ public struct CarouselEngine: Sendable {
 
     /// True while a finger drags the strip or the spring runs.
     /// True while any finger is on the screen (driving or not).
-    public var hasFingersDown: Bool { !recognizer.fingersDown.isEmpty }
+    public var hasFingersDown: Bool { recognizer.contactsDown > 0 }
 
     public var isMoving: Bool { animation != nil || fade != nil || (itemCount > 0 && recognizer.isDragging) }
 
     /// Feeds one touch frame (its `time` becomes `now`).
     public mutating func handle(_ frame: TouchFrame) -> [CarouselEvent] {
         var events = advance(to: frame.time)
+        // The input's count of contacts as it stood at each sample of the frame, so that what a
+        // sample sets off (a lift that rests) sees the fingers still down after it.
+        var contactsDown = frame.contactsBefore
         for sample in frame.samples {
             // Any finger, driving or not, stops the slideshow from fighting the hand; a fade
             // under it ends on its page at once (the finger then drags that page).
             if sample.phase == .down { autoAdvance.cancel(); finishFade(&events) }
+            contactsDown += sample.phase == .down ? 1 : sample.phase == .move ? 0 : -1
+            recognizer.contactsDown = max(0, contactsDown)
             for action in recognizer.feed(sample, time: now) { apply(action, &events) }
         }
+        recognizer.contactsDown = frame.contactsDown
         restartCountdownIfIdle()
         return events
     }
@@ -179,7 +185,7 @@ public struct CarouselEngine: Sendable {
     /// an absolute time on the same clock as `now`. It may already have passed (update at once).
     /// nil while moving or touched, when auto-advance is off, or with a single page.
     public var nextDeadline: Double? {
-        guard model.strip.loops, !isPaused, animation == nil, fade == nil, recognizer.fingersDown.isEmpty else { return nil }
+        guard model.strip.loops, !isPaused, animation == nil, fade == nil, recognizer.contactsDown == 0 else { return nil }
         return autoAdvance.deadline(showing: selectedIndex)
     }
 
@@ -243,7 +249,7 @@ public struct CarouselEngine: Sendable {
     mutating func rest(on target: Int) {
         page = model.strip.recentre(page: target).page
         heldPosition = model.strip.anchor(ofPage: page)
-        if recognizer.fingersDown.isEmpty { autoAdvance.rest(at: now) }
+        if recognizer.contactsDown == 0 { autoAdvance.rest(at: now) }
     }
 
     /// Changes page by the configured transition, from where the strip is now.
@@ -284,7 +290,7 @@ public struct CarouselEngine: Sendable {
 
     /// After the last finger lifts from a strip that is not moving, the countdown starts again.
     private mutating func restartCountdownIfIdle() {
-        if recognizer.fingersDown.isEmpty, animation == nil, autoAdvance.restSince == nil {
+        if recognizer.contactsDown == 0, animation == nil, autoAdvance.restSince == nil {
             autoAdvance.rest(at: now)
         }
     }
@@ -305,7 +311,7 @@ extension CarouselEngine {
     /// not fill its last page are not evenly spaced); empty under the same conditions as
     /// `neighbourLayouts`. A panned strip draws the pages around the resting one side by side.
     public func restingLayouts(pagesAway: [Int]) -> [(distance: Double, layout: FrameLayout)] {
-        guard model.strip.loops, animation == nil, fade == nil, recognizer.fingersDown.isEmpty else { return [] }
+        guard model.strip.loops, animation == nil, fade == nil, recognizer.contactsDown == 0 else { return [] }
         let here = model.strip.anchor(ofPage: page)
         return pagesAway.map { away in
             let there = model.strip.anchor(ofPage: page + away)

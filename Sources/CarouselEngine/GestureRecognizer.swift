@@ -24,12 +24,14 @@ enum GestureAction: Sendable, Equatable {
 ///
 /// The first finger down drives; every other finger is ignored. When the driving finger lifts
 /// while others are still down, nobody drives until all fingers are up: a finger left over from
-/// a pinch or a palm must not grab the strip mid-animation.
+/// a pinch or a palm must not grab the strip mid-animation. How many fingers are down is the
+/// input's count (`TouchFrame.contactsDown`), not a set kept here.
 struct GestureRecognizer: Sendable, Equatable {
     var touchSlop: Double
     var tapTimeout: Double
 
-    private(set) var fingersDown: Set<Int> = []
+    /// The input's count of contacts, as of the sample being fed (`TouchFrame.contactsDown`).
+    var contactsDown = 0
     private var driver: Finger?
 
     private struct Finger: Sendable, Equatable {
@@ -51,13 +53,12 @@ struct GestureRecognizer: Sendable, Equatable {
     var isDriving: Bool { driver != nil }
     var isDragging: Bool { driver?.isDragging ?? false }
 
+    /// One sample, with `contactsDown` already counting it.
     mutating func feed(_ sample: TouchSample, time: Double) -> [GestureAction] {
         let finite = sample.x.isFinite && sample.y.isFinite
         switch sample.phase {
         case .down:
-            guard !fingersDown.contains(sample.slot) else { return [] }
-            fingersDown.insert(sample.slot)
-            guard driver == nil, fingersDown.count == 1, finite else { return [] }
+            guard driver == nil, contactsDown == 1, finite else { return [] }
             var finger = Finger(slot: sample.slot, downTime: time, downX: sample.x, downY: sample.y,
                                 x: sample.x, y: sample.y)
             finger.tracker.add(time: time, x: sample.x, y: sample.y)
@@ -67,7 +68,6 @@ struct GestureRecognizer: Sendable, Equatable {
             guard driver?.slot == sample.slot, finite else { return [] }
             return move(to: sample.x, sample.y, time: time)
         case .up:
-            fingersDown.remove(sample.slot)
             guard let finger = driver, finger.slot == sample.slot else { return [] }
             // libinput's TOUCH_UP has no position; a shell may repeat the last one. Only a real
             // change is a final movement.
@@ -79,7 +79,6 @@ struct GestureRecognizer: Sendable, Equatable {
             driver = nil
             return actions
         case .cancel:
-            fingersDown.remove(sample.slot)
             guard driver?.slot == sample.slot else { return [] }
             driver = nil
             return [.cancel]
@@ -88,7 +87,7 @@ struct GestureRecognizer: Sendable, Equatable {
 
     /// Every finger is gone (device removed).
     mutating func cancelAll() -> [GestureAction] {
-        fingersDown.removeAll()
+        contactsDown = 0
         guard driver != nil else { return [] }
         driver = nil
         return [.cancel]

@@ -19,7 +19,28 @@ public struct TouchSample: Sendable, Equatable {
 public struct TouchFrame: Sendable, Equatable {
     public var time: Double
     public var samples: [TouchSample]
-    public init(time: Double, samples: [TouchSample]) { self.time = time; self.samples = samples }
+    /// The contacts on the glass once the frame is applied, as the source of the touches counts
+    /// them in its one record of contacts (the input's `InputTranslator`; a contact it timed out
+    /// counts as lifted). The gesture recogniser and the touch that wakes a screen read it and
+    /// keep no set of fingers of their own, as libinput's touchpad code keeps one `struct tp_touch`
+    /// per slot that every gesture reads.
+    public var contactsDown: Int
+
+    public init(time: Double, samples: [TouchSample], contactsDown: Int) {
+        self.time = time; self.samples = samples; self.contactsDown = contactsDown
+    }
+
+    /// The contacts on the glass before the frame: its count, less the fingers it put down,
+    /// plus those it lifted.
+    public var contactsBefore: Int {
+        max(0, samples.reduce(contactsDown) { count, sample in
+            switch sample.phase {
+            case .down: return count - 1
+            case .move: return count
+            case .up, .cancel: return count + 1
+            }
+        })
+    }
 }
 
 /// What input asks of the carousel engine. Produced by `InputSource.dispatch()` (live) and by

@@ -33,15 +33,15 @@ final class InputTranslatorTests: XCTestCase {
         XCTAssertEqual(t.translate([.touchDown(device: touch, slot: 0, x: 100, y: 200, time: 1.0),
                                     .touchDown(device: touch, slot: 1, x: 300, y: 400, time: 1.0)]), [])
         XCTAssertEqual(t.translate([.touchFrame(device: touch, time: 1.0)]), [.touch(TouchFrame(time: 1.0, samples: [
-            TouchSample(slot: 0, phase: .down, x: 100, y: 200), TouchSample(slot: 1, phase: .down, x: 300, y: 400)]))])
+            TouchSample(slot: 0, phase: .down, x: 100, y: 200), TouchSample(slot: 1, phase: .down, x: 300, y: 400)], contactsDown: 2))])
         // TOUCH_UP has no position: the sample carries the last one.
         XCTAssertEqual(t.translate([.touchMotion(device: touch, slot: 0, x: 90, y: 210, time: 1.01),
                                     .touchUp(device: touch, slot: 1, time: 1.01),
                                     .touchFrame(device: touch, time: 1.01)]),
                        [.touch(TouchFrame(time: 1.01, samples: [TouchSample(slot: 0, phase: .move, x: 90, y: 210),
-                                                                TouchSample(slot: 1, phase: .up, x: 300, y: 400)]))])
+                                                                TouchSample(slot: 1, phase: .up, x: 300, y: 400)], contactsDown: 1))])
         XCTAssertEqual(t.translate([.touchCancel(device: touch, slot: 0, time: 1.02), .touchFrame(device: touch, time: 1.02)]),
-                       [.touch(TouchFrame(time: 1.02, samples: [TouchSample(slot: 0, phase: .cancel, x: 90, y: 210)]))])
+                       [.touch(TouchFrame(time: 1.02, samples: [TouchSample(slot: 0, phase: .cancel, x: 90, y: 210)], contactsDown: 0))])
         XCTAssertEqual(t.translate([.touchFrame(device: touch, time: 1.03)]), [], "an empty frame is not an action")
     }
 
@@ -49,7 +49,7 @@ final class InputTranslatorTests: XCTestCase {
         var t = translator { $0.rotation = 90 }  // panel 600x1000
         _ = t.translate([.touchDown(device: touch, slot: 0, x: 0, y: 0, time: 2)])
         XCTAssertEqual(t.translate([.touchFrame(device: touch, time: 2)]),
-                       [.touch(TouchFrame(time: 2, samples: [TouchSample(slot: 0, phase: .down, x: 1000, y: 0)]))])
+                       [.touch(TouchFrame(time: 2, samples: [TouchSample(slot: 0, phase: .down, x: 1000, y: 0)], contactsDown: 1))])
     }
 
     func testReconfigureAppliesRotationAndSwitchesAndKeepsTheDevices() {
@@ -57,7 +57,7 @@ final class InputTranslatorTests: XCTestCase {
         t.reconfigure(settings: { var s = ShellSettings(); s.rotation = 180; s.input.keyboard = false; return s }(), screen: screen)
         _ = t.translate([.touchDown(device: touch, slot: 0, x: 100, y: 100, time: 1)])
         XCTAssertEqual(t.translate([.touchFrame(device: touch, time: 1)]),
-                       [.touch(TouchFrame(time: 1, samples: [TouchSample(slot: 0, phase: .down, x: 900, y: 500)]))])
+                       [.touch(TouchFrame(time: 1, samples: [TouchSample(slot: 0, phase: .down, x: 900, y: 500)], contactsDown: 1))])
         XCTAssertEqual(t.translate([.key(device: keyboard, code: Int(KEY_LEFT), pressed: true, time: 2)]), [])
         XCTAssertEqual(t.translate([.removed(device: touch, time: 3)]), [.cancelTouches(time: 3)], "the touch device is still known")
     }
@@ -101,14 +101,14 @@ final class InputTranslatorTests: XCTestCase {
         XCTAssertEqual(t.translate([.pointerMotion(device: mouse, dx: 100, dy: 0, time: 1)]), [], "hovering is not touching")
         XCTAssertEqual(t.translate([.pointerButton(device: mouse, button: Int(BTN_RIGHT), pressed: true, time: 1.1)]), [])
         XCTAssertEqual(t.translate([.pointerButton(device: mouse, button: Int(BTN_LEFT), pressed: true, time: 1.2)]),
-                       [.touch(TouchFrame(time: 1.2, samples: [TouchSample(slot: slot, phase: .down, x: 600, y: 300)]))])
+                       [.touch(TouchFrame(time: 1.2, samples: [TouchSample(slot: slot, phase: .down, x: 600, y: 300)], contactsDown: 1))])
         XCTAssertEqual(t.translate([.pointerMotion(device: mouse, dx: -5000, dy: 40, time: 1.3)]),
-                       [.touch(TouchFrame(time: 1.3, samples: [TouchSample(slot: slot, phase: .move, x: 0, y: 340)]))],
+                       [.touch(TouchFrame(time: 1.3, samples: [TouchSample(slot: slot, phase: .move, x: 0, y: 340)], contactsDown: 1))],
                        "clamped to the screen")
         XCTAssertEqual(t.translate([.pointerMotionAbsolute(device: mouse, x: 250, y: 100, time: 1.4)]),
-                       [.touch(TouchFrame(time: 1.4, samples: [TouchSample(slot: slot, phase: .move, x: 250, y: 100)]))])
+                       [.touch(TouchFrame(time: 1.4, samples: [TouchSample(slot: slot, phase: .move, x: 250, y: 100)], contactsDown: 1))])
         XCTAssertEqual(t.translate([.pointerButton(device: mouse, button: Int(BTN_LEFT), pressed: false, time: 1.5)]),
-                       [.touch(TouchFrame(time: 1.5, samples: [TouchSample(slot: slot, phase: .up, x: 250, y: 100)]))])
+                       [.touch(TouchFrame(time: 1.5, samples: [TouchSample(slot: slot, phase: .up, x: 250, y: 100)], contactsDown: 0))])
     }
 
     func testPointerRemovedMidDragCancels() {

@@ -24,7 +24,7 @@ final class StuckTouchTests: XCTestCase {
         XCTAssertEqual(input.expireStuckTouches(now: 70.9), [])
         let log = capturingLog {
             XCTAssertEqual(input.expireStuckTouches(now: 71),
-                           [.touch(TouchFrame(time: 71, samples: [TouchSample(slot: 3, phase: .up, x: 120, y: 100)]))])
+                           [.touch(TouchFrame(time: 71, samples: [TouchSample(slot: 3, phase: .up, x: 120, y: 100)], contactsDown: 0))])
         }
         XCTAssertEqual(log.map(\.0), [.warning])
         XCTAssertTrue(log[0].1.contains("\"Panel\" slot 3"), log[0].1)
@@ -33,7 +33,7 @@ final class StuckTouchTests: XCTestCase {
         XCTAssertEqual(input.translate([.touchMotion(device: 1, slot: 3, x: 300, y: 100, time: 80), .touchFrame(device: 1, time: 80)]), [])
         XCTAssertEqual(input.translate([.touchUp(device: 1, slot: 3, time: 81), .touchFrame(device: 1, time: 81)]), [])
         XCTAssertEqual(input.translate([.touchDown(device: 1, slot: 3, x: 10, y: 10, time: 82), .touchFrame(device: 1, time: 82)]),
-                       [.touch(TouchFrame(time: 82, samples: [TouchSample(slot: 3, phase: .down, x: 10, y: 10)]))])
+                       [.touch(TouchFrame(time: 82, samples: [TouchSample(slot: 3, phase: .down, x: 10, y: 10)], contactsDown: 1))])
     }
 
     func testMovingContactsAndTimeoutZeroNeverExpire() {

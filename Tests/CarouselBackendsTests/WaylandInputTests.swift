@@ -29,7 +29,7 @@ final class WaylandInputTests: XCTestCase {
         XCTAssertEqual(actions, [.touch(TouchFrame(time: 99.01, samples: [
             TouchSample(slot: 0, phase: .down, x: 100, y: 200),
             TouchSample(slot: 1, phase: .down, x: 300, y: 200),
-            TouchSample(slot: 0, phase: .move, x: 110, y: 200)]))],
+            TouchSample(slot: 0, phase: .move, x: 110, y: 200)], contactsDown: 2))],
             "one group: both downs and the motion, stamped with the protocol's time")
     }
 
@@ -41,7 +41,7 @@ final class WaylandInputTests: XCTestCase {
         let actions = t.translate(w.touchCancel(now: 1.05))
         XCTAssertEqual(actions, [.touch(TouchFrame(time: 1.05, samples: [
             TouchSample(slot: 4, phase: .cancel, x: 450, y: 300),
-            TouchSample(slot: 7, phase: .cancel, x: 600, y: 300)]))])
+            TouchSample(slot: 7, phase: .cancel, x: 600, y: 300)], contactsDown: 0))])
         XCTAssertEqual(t.translate(w.touchCancel(now: 1.1)), [], "nothing left to cancel")
     }
 
@@ -68,9 +68,9 @@ final class WaylandInputTests: XCTestCase {
         var (w, t) = seat()
         _ = t.translate([w.touchDown(id: 0, x: 10, y: 10, ms: 500, now: 0.6), w.touchFrame(now: 0.6)])
         XCTAssertEqual(t.translate([w.touchUp(id: 0, ms: 520, now: 0.6), w.touchFrame(now: 0.6)]),
-                       [.touch(TouchFrame(time: 0.52, samples: [TouchSample(slot: 0, phase: .up, x: 10, y: 10)]))])
+                       [.touch(TouchFrame(time: 0.52, samples: [TouchSample(slot: 0, phase: .up, x: 10, y: 10)], contactsDown: 0))])
         XCTAssertEqual(t.translate([w.touchDown(id: 0, x: 700, y: 20, ms: 900, now: 0.95), w.touchFrame(now: 0.95)]),
-                       [.touch(TouchFrame(time: 0.9, samples: [TouchSample(slot: 0, phase: .down, x: 700, y: 20)]))],
+                       [.touch(TouchFrame(time: 0.9, samples: [TouchSample(slot: 0, phase: .down, x: 700, y: 20)], contactsDown: 1))],
                        "a new touch with the old id")
         XCTAssertEqual(t.translate(w.touchCancel(now: 1)).count, 1, "only the new touch is down")
     }

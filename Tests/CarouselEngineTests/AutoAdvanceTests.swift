@@ -60,9 +60,9 @@ final class AutoAdvanceTests: XCTestCase {
         var engine = Fixture.engine { $0.interval = 5 }
         _ = engine.handle(touch(1, .down, 900))
         for i in 1...5 { _ = engine.handle(touch(1 + Double(i) * 0.01, .move, 900 - Double(i) * 30)) }
-        _ = engine.handle(touch(1.06, .down, 500, slot: 1))   // down while the first finger drags
-        for i in 6...10 { _ = engine.handle(touch(1 + Double(i) * 0.01, .move, 900 - Double(i) * 30)) }
-        XCTAssertEqual(engine.handle(touch(1.1, .up, 600)).releases.map(\.to), [1])
+        _ = engine.handle(touch(1.06, .down, 500, slot: 1, contactsDown: 2))   // down while the first finger drags
+        for i in 6...10 { _ = engine.handle(touch(1 + Double(i) * 0.01, .move, 900 - Double(i) * 30, contactsDown: 2)) }
+        XCTAssertEqual(engine.handle(touch(1.1, .up, 600, contactsDown: 1)).releases.map(\.to), [1])
         guard let settled = engine.runUntilSettled(from: 1.1) else { return XCTFail("never settled") }
         XCTAssertNil(engine.nextDeadline, "a finger is still on the screen")
         XCTAssertEqual(engine.run(from: settled.time, to: 20), [])

@@ -24,8 +24,12 @@ enum Fixture {
     }
 }
 
-func touch(_ time: Double, _ phase: TouchPhase, _ x: Double, _ y: Double = 300, slot: Int = 0) -> TouchFrame {
-    TouchFrame(time: time, samples: [TouchSample(slot: slot, phase: phase, x: x, y: y)])
+/// One finger's frame. `contactsDown`: the input's count of contacts after it; by default the
+/// finger's own (1 while it is down), for a test with one finger.
+func touch(_ time: Double, _ phase: TouchPhase, _ x: Double, _ y: Double = 300, slot: Int = 0,
+           contactsDown: Int? = nil) -> TouchFrame {
+    TouchFrame(time: time, samples: [TouchSample(slot: slot, phase: phase, x: x, y: y)],
+               contactsDown: contactsDown ?? (phase == .down || phase == .move ? 1 : 0))
 }
 
 extension CarouselEngine {

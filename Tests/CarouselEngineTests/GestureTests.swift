@@ -154,18 +154,18 @@ final class GestureTests: XCTestCase {
         var engine = Fixture.engine()
         var events: [CarouselEvent] = []
         events += engine.handle(touch(0, .down, 800, slot: 0))
-        events += engine.handle(touch(0.01, .down, 200, slot: 1))
-        events += engine.handle(touch(0.02, .move, 900, slot: 1))   // ignored
+        events += engine.handle(touch(0.01, .down, 200, slot: 1, contactsDown: 2))
+        events += engine.handle(touch(0.02, .move, 900, slot: 1, contactsDown: 2))   // ignored
         XCTAssertEqual(engine.topCard?.x, Fixture.centreX)
-        events += engine.handle(touch(0.03, .move, 700, slot: 0))
+        events += engine.handle(touch(0.03, .move, 700, slot: 0, contactsDown: 2))
         XCTAssertEqual(engine.topCard!.x, Fixture.centreX - 92, accuracy: 1e-9)
-        events += engine.handle(touch(0.04, .up, 700, slot: 0))
+        events += engine.handle(touch(0.04, .up, 700, slot: 0, contactsDown: 1))
         XCTAssertEqual(events.releases.count, 1)
         // Finger 1 is still down: it does not take over, nor does a new finger until all lift.
-        events = engine.handle(touch(0.05, .move, 100, slot: 1))
-        events += engine.handle(touch(0.06, .down, 500, slot: 2))
-        events += engine.handle(touch(0.07, .move, 100, slot: 2))
-        events += engine.handle(touch(0.08, .up, 100, slot: 2))
+        events = engine.handle(touch(0.05, .move, 100, slot: 1, contactsDown: 1))
+        events += engine.handle(touch(0.06, .down, 500, slot: 2, contactsDown: 2))
+        events += engine.handle(touch(0.07, .move, 100, slot: 2, contactsDown: 2))
+        events += engine.handle(touch(0.08, .up, 100, slot: 2, contactsDown: 1))
         XCTAssertEqual(events.releases.count, 0)
         XCTAssertEqual(engine.runUntilSettled(from: 0.08)?.index, 1)
         _ = engine.handle(touch(2, .up, 100, slot: 1))
@@ -178,9 +178,9 @@ final class GestureTests: XCTestCase {
     func testTwoFingersInOneFrameTheFirstListedDrives() {
         var engine = Fixture.engine()
         _ = engine.handle(TouchFrame(time: 0, samples: [TouchSample(slot: 4, phase: .down, x: 800, y: 300),
-                                                        TouchSample(slot: 2, phase: .down, x: 300, y: 300)]))
+                                                        TouchSample(slot: 2, phase: .down, x: 300, y: 300)], contactsDown: 2))
         _ = engine.handle(TouchFrame(time: 0.05, samples: [TouchSample(slot: 2, phase: .move, x: 600, y: 300),
-                                                           TouchSample(slot: 4, phase: .move, x: 700, y: 300)]))
+                                                           TouchSample(slot: 4, phase: .move, x: 700, y: 300)], contactsDown: 2))
         XCTAssertEqual(engine.topCard!.x, Fixture.centreX - 92, accuracy: 1e-9)
     }
 

@@ -63,16 +63,16 @@ final class RandomTouchStreamTests: XCTestCase {
             if roll < 20, down[slot] == nil {
                 let (x, y) = point()
                 down[slot] = (x, y)
-                events += engine.handle(touch(t, .down, x, y, slot: slot))
+                events += engine.handle(touch(t, .down, x, y, slot: slot, contactsDown: down.count))
             } else if roll < 60, let p = down[slot] {
                 // Moves of every size: inside the slop, ordinary drags, whole-screen flings.
                 let dx = Double.random(in: -1...1, using: &rng) * [5, 60, 600][Int.random(in: 0...2, using: &rng)]
                 let moved = (p.x + dx, p.y + .random(in: -10...10, using: &rng))
                 down[slot] = moved
-                events += engine.handle(touch(t, .move, moved.0, moved.1, slot: slot))
+                events += engine.handle(touch(t, .move, moved.0, moved.1, slot: slot, contactsDown: down.count))
             } else if roll < 75, let p = down[slot] {
                 down[slot] = nil
-                events += engine.handle(touch(t, roll < 72 ? .up : .cancel, p.x, p.y, slot: slot))
+                events += engine.handle(touch(t, roll < 72 ? .up : .cancel, p.x, p.y, slot: slot, contactsDown: down.count))
             } else if roll < 85 {
                 events += engine.update(now: t)
             } else if roll < 92 {
@@ -92,14 +92,15 @@ final class RandomTouchStreamTests: XCTestCase {
                     down[s] = p
                     return TouchSample(slot: s, phase: phase, x: p.0 + 3, y: p.1)
                 }
-                events += engine.handle(TouchFrame(time: t, samples: samples))
+                events += engine.handle(TouchFrame(time: t, samples: samples, contactsDown: down.count))
             }
             checkLayout(engine, seed: seed)
         }
         // Every finger leaves, then 3 s of quiet at 60 Hz.
-        for (slot, p) in down.sorted(by: { $0.key < $1.key }) {
+        for (left, (slot, p)) in down.sorted(by: { $0.key < $1.key }).enumerated() {
             t += 0.01
-            events += engine.handle(touch(t, Bool.random(using: &rng) ? .up : .cancel, p.x, p.y, slot: slot))
+            events += engine.handle(touch(t, Bool.random(using: &rng) ? .up : .cancel, p.x, p.y, slot: slot,
+                                          contactsDown: down.count - left - 1))
         }
         // The slideshow may legitimately start during the quiet if the strip already rested
         // untouched before it; then it gets another 3 s to finish.

@@ -396,8 +396,8 @@ final class CarouselPacingTests: XCTestCase {
         let watchdog = Watchdog(interval: 1, notifier: Notifier(), loop: loop)
         daemon.start()
         let t0 = time.now()
-        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0, samples: [TouchSample(slot: 0, phase: .down, x: 300, y: 200)])) }
-        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0 + 0.01, samples: [TouchSample(slot: 0, phase: .move, x: 280, y: 200)])) }
+        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0, samples: [TouchSample(slot: 0, phase: .down, x: 300, y: 200)], contactsDown: 1)) }
+        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0 + 0.01, samples: [TouchSample(slot: 0, phase: .move, x: 280, y: 200)], contactsDown: 1)) }
         try run(loop, time, output, seconds: 13)
         XCTAssertTrue(daemon.fingersDown, "the finger still rests")
         XCTAssertEqual(daemon.engine.now, t0 + 0.01, "the engine's clock stood still meanwhile")
@@ -447,14 +447,14 @@ final class CarouselPacingTests: XCTestCase {
         daemon.start()
         let t0 = daemon.engine.now
         output.completeFlip(at: t0)
-        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0 + 0.01, samples: [TouchSample(slot: 0, phase: .down, x: 300, y: 200)])) }
-        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0 + 0.02, samples: [TouchSample(slot: 0, phase: .move, x: 250, y: 200)])) }
+        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0 + 0.01, samples: [TouchSample(slot: 0, phase: .down, x: 300, y: 200)], contactsDown: 1)) }
+        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0 + 0.02, samples: [TouchSample(slot: 0, phase: .move, x: 250, y: 200)], contactsDown: 1)) }
         try loop.runOnce(timeoutMilliseconds: 0)
         XCTAssertEqual(output.presents, 2, "the drag is drawn")
         XCTAssertTrue(daemon.fingersDown, "the engine's recogniser says a finger is down")
         output.completeFlip(at: t0 + 0.5)   // a flip (or a slow frame) far later than the touches
         XCTAssertEqual(daemon.engine.now, t0 + 0.02, "a flip time must not stamp queued touches late")
-        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0 + 0.51, samples: [TouchSample(slot: 0, phase: .up, x: 200, y: 200)])) }
+        daemon.updateEngine(cause: .ctl) { $0.handle(TouchFrame(time: t0 + 0.51, samples: [TouchSample(slot: 0, phase: .up, x: 200, y: 200)], contactsDown: 0)) }
         XCTAssertFalse(daemon.fingersDown)
         try loop.runOnce(timeoutMilliseconds: 0)
         output.completeFlip(at: t0 + 0.6)

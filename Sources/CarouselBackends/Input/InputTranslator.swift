@@ -13,7 +13,8 @@ package struct InputTranslator {
     private var use: (touch: Bool, keyboard: Bool, pointer: Bool)
 
     private var devices: [Int: (name: String, capabilities: DeviceCapabilities)] = [:]
-    /// The fingers on the glass by seat slot, each with all its state (`Contact`).
+    /// The fingers on the glass by seat slot, each with all its state (`Contact`): the one record
+    /// of them. Every touch frame carries their count (`TouchFrame.contactsDown`).
     private var contacts: [Int: Contact] = [:]
     /// Seconds a contact may send nothing before it counts as lifted (`touch_timeout`); 0: never.
     private var touchTimeout: Double
@@ -78,7 +79,7 @@ package struct InputTranslator {
                 contacts[slot] = Contact(device: device, position: p, lastEvent: time)
                 pending.append(TouchSample(slot: slot, phase: .down, x: p.x, y: p.y))
             case .touchMotion(let device, let slot, let px, let py, let time):
-                guard use.touch, contacts[slot]?.timedOut != true else { break }
+                guard use.touch, contacts[slot]?.state != .timedOut else { break }
                 let p = mapping.toScreen(panelX: px, panelY: py)
                 contacts[slot] = Contact(device: device, position: p, lastEvent: time)
                 pending.append(TouchSample(slot: slot, phase: .move, x: p.x, y: p.y))
@@ -86,7 +87,7 @@ package struct InputTranslator {
                 guard use.touch, !removedInBatch.contains(device) else { break }
                 // A timed-out contact was lifted then: its real lift is dropped, and the slot counts again.
                 let contact = contacts.removeValue(forKey: slot)
-                guard contact?.timedOut != true else { break }
+                guard contact?.state != .timedOut else { break }
                 var phase = TouchPhase.up
                 if case .touchCancel = event { phase = .cancel }
                 let p = contact?.position ?? (x: mapping.screen.width / 2, y: mapping.screen.height / 2)
@@ -99,14 +100,14 @@ package struct InputTranslator {
                 if code == Int(KEY_RIGHT) { actions.append(.page(1, time: time)) }
             case .pointerMotion(_, let dx, let dy, let time):
                 guard use.pointer else { break }
-                if let frame = pointer.motion(dx: dx, dy: dy, time: time) { actions.append(.touch(frame)) }
+                if let frame = pointer.motion(dx: dx, dy: dy, time: time) { actions.append(.touch(withTouches(frame))) }
             case .pointerMotionAbsolute(_, let px, let py, let time):
                 guard use.pointer else { break }
-                if let frame = pointer.absolute(panelX: px, panelY: py, time: time) { actions.append(.touch(frame)) }
+                if let frame = pointer.absolute(panelX: px, panelY: py, time: time) { actions.append(.touch(withTouches(frame))) }
             case .pointerButton(let device, let button, let pressed, let time):
                 guard use.pointer else { break }
                 if let frame = pointer.button(device: device, button: button, pressed: pressed, time: time) {
-                    actions.append(.touch(frame))
+                    actions.append(.touch(withTouches(frame)))
                 }
             }
         }
@@ -116,7 +117,7 @@ package struct InputTranslator {
     /// When a contact down will have sent nothing for `touch_timeout`; nil if none (or off).
     package var nextStuckDeadline: Double? {
         guard touchTimeout > 0 else { return nil }
-        return contacts.values.filter { !$0.timedOut }.map(\.lastEvent).min().map { $0 + touchTimeout }
+        return contacts.values.filter { $0.state == .touching }.map(\.lastEvent).min().map { $0 + touchTimeout }
     }
 
     /// Lifts the contacts that sent nothing for `touch_timeout` by `now`, where they last were,
@@ -124,7 +125,7 @@ package struct InputTranslator {
     /// until they lift. The strip settles as after any lift that rested (no fling).
     package mutating func expireStuckTouches(now: Double) -> [InputAction] {
         guard touchTimeout > 0 else { return [] }
-        let expired = contacts.filter { !$0.value.timedOut && now - $0.value.lastEvent >= touchTimeout }.keys.sorted()
+        let expired = contacts.filter { $0.value.state == .touching && now - $0.value.lastEvent >= touchTimeout }.keys.sorted()
         guard !expired.isEmpty else { return [] }
         var samples: [TouchSample] = []
         for slot in expired {
@@ -132,17 +133,29 @@ package struct InputTranslator {
             let name = devices[contact.device]?.name ?? "device \(contact.device)"
             Log.warning("input: \"\(name)\" slot \(slot): no event for \(formatted("%g", touchTimeout)) s; "
                         + "treating the contact as lifted (touch_timeout) and ignoring it until it lifts")
-            contacts[slot]?.timedOut = true
+            contacts[slot]?.state = .timedOut
             pending.removeAll { $0.slot == slot }
             samples.append(TouchSample(slot: slot, phase: .up, x: contact.position.x, y: contact.position.y))
         }
-        return [.touch(TouchFrame(time: now, samples: samples))]
+        return [.touch(TouchFrame(time: now, samples: samples, contactsDown: contactsDown))]
     }
 
     private mutating func flushFrame(time: Double, into actions: inout [InputAction]) {
         guard !pending.isEmpty else { return }
-        actions.append(.touch(TouchFrame(time: time, samples: pending)))
+        actions.append(.touch(TouchFrame(time: time, samples: pending, contactsDown: contactsDown)))
         pending.removeAll()
+    }
+
+    /// The fingers on the glass now, and the pointer's left button held as one more.
+    private var contactsDown: Int {
+        contacts.values.filter { $0.state == .touching }.count + (pointer.heldBy == nil ? 0 : 1)
+    }
+
+    /// A pointer's frame, counting the touches down beside it.
+    private func withTouches(_ frame: TouchFrame) -> TouchFrame {
+        var frame = frame
+        frame.contactsDown = contactsDown
+        return frame
     }
 
     private mutating func deviceAdded(_ device: Int, name: String, capabilities: DeviceCapabilities) {
@@ -157,7 +170,7 @@ package struct InputTranslator {
         let info = devices.removeValue(forKey: device)
         let name = info?.name ?? "device \(device)"
         // Its fingers still down are cut; a timed-out one stays ignored until a down of its slot.
-        let cutTouches = Set(contacts.filter { $0.value.device == device && !$0.value.timedOut }.keys)
+        let cutTouches = Set(contacts.filter { $0.value.device == device && $0.value.state == .touching }.keys)
         for slot in cutTouches { contacts[slot] = nil }
         // Changes of this device not yet framed belong to a drag that is being cancelled.
         pending.removeAll { cutTouches.contains($0.slot) }
@@ -177,13 +190,20 @@ package struct InputTranslator {
 
 /// One finger on the glass, from its down to its lift: which device it came from, where it last
 /// was (libinput's TOUCH_UP carries no position), when it last said anything (its stuck-touch
-/// deadline is that plus `touch_timeout`), and whether it timed out. Cheap capacitive panels are
-/// known for phantom contacts that never end; one would hold the strip and cancel auto-advance
-/// for good, so a contact quiet for `touch_timeout` is lifted where it last was, and its later
-/// events are ignored until it really lifts (or its slot goes down anew).
+/// deadline is that plus `touch_timeout`), and its state. Cheap capacitive panels are known for
+/// phantom contacts that never end; one would hold the strip and cancel auto-advance for good,
+/// so a contact quiet for `touch_timeout` is lifted where it last was, and its later events are
+/// ignored until it really lifts (or its slot goes down anew).
 private struct Contact {
+    /// As libinput's `enum touch_state`, with the states this daemon tells apart.
+    enum State {
+        /// Down, and counted: its motion drives or is ignored by the recogniser.
+        case touching
+        /// Lifted by `touch_timeout`, still down on the panel: not counted, its events dropped.
+        case timedOut
+    }
     var device: Int
     var position: (x: Double, y: Double)
     var lastEvent: Double
-    var timedOut = false
+    var state = State.touching
 }

@@ -62,6 +62,8 @@ package struct PointerFinger: Sendable {
     }
 
     private func frame(_ phase: TouchPhase, _ time: Double) -> TouchFrame {
-        TouchFrame(time: time, samples: [TouchSample(slot: Self.slot, phase: phase, x: x, y: y)])
+        // Counted as the one contact it is; the translator adds the touches beside it.
+        TouchFrame(time: time, samples: [TouchSample(slot: Self.slot, phase: phase, x: x, y: y)],
+                   contactsDown: heldBy == nil ? 0 : 1)
     }
 }

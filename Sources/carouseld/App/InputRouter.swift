@@ -12,8 +12,8 @@ final class InputRouter {
     private let carousels: Carousels
     private let backend: Backend
     private unowned let operations: Operations
-    /// The fingers of the touch that woke the screen, still down.
-    private var wakingTouch = WakingTouch()
+    /// The touch that woke the screen is still down.
+    private var wakingTouchDown = false
 
     init(carousels: Carousels, backend: Backend, operations: Operations, loop: EventLoop) {
         self.carousels = carousels; self.backend = backend; self.operations = operations
@@ -40,26 +40,13 @@ final class InputRouter {
 
     private func apply(_ action: InputAction, toGroup group: Int) {
         guard carousels.all.indices.contains(group) else { return }
-        if operations.touchWakesScreen() { wakingTouch.begin(); wakingTouch.follow(action); return }
-        if wakingTouch.isDown { wakingTouch.follow(action); return }
+        if operations.touchWakesScreen() || wakingTouchDown {
+            // Until every finger has lifted, as the input counts them.
+            if case .touch(let frame) = action { wakingTouchDown = frame.contactsDown > 0 }
+            return
+        }
         carousels.touched(group, now: carousels.time.now())
         // A key that pages is local input too: a person at the screen, as a finger is.
         carousels.all[group].updateEngine(cause: .touch) { $0.apply(action) }
-    }
-}
-
-/// Follows the fingers of the touch that woke the screen until they have all lifted.
-struct WakingTouch {
-    private var slots = Set<Int>()
-    private(set) var isDown = false
-
-    mutating func begin() { slots = [] }
-
-    mutating func follow(_ action: InputAction) {
-        guard case .touch(let frame) = action else { return }
-        for sample in frame.samples {
-            if sample.phase == .up || sample.phase == .cancel { slots.remove(sample.slot) } else { slots.insert(sample.slot) }
-        }
-        isDown = !slots.isEmpty
     }
 }

@@ -28,10 +28,10 @@ struct DemoCommand: ParsableCommand {
             if t >= 1.0 && t < 1.0 + frame {
                 for i in 0...8 {
                     let s = TouchSample(slot: 0, phase: i == 0 ? .down : .move, x: 900 - Double(i) * 37.5, y: 400)
-                    report(engine.handle(TouchFrame(time: t + Double(i) * 0.015, samples: [s])))
+                    report(engine.handle(TouchFrame(time: t + Double(i) * 0.015, samples: [s], contactsDown: 1)))
                 }
                 t += 0.125
-                report(engine.handle(TouchFrame(time: t, samples: [TouchSample(slot: 0, phase: .up, x: 600, y: 400)])))
+                report(engine.handle(TouchFrame(time: t, samples: [TouchSample(slot: 0, phase: .up, x: 600, y: 400)], contactsDown: 0)))
             }
             report(engine.update(now: t))
             t += frame

@@ -129,9 +129,9 @@ private struct Fling {
         isOver = step == 10
         let x = 1400 - Double(step) * 40
         switch step {
-        case 0: return TouchFrame(time: now, samples: [TouchSample(slot: 0, phase: .down, x: x, y: 540)])
-        case 1..<10: return TouchFrame(time: now, samples: [TouchSample(slot: 0, phase: .move, x: x, y: 540)])
-        case 10: return TouchFrame(time: now, samples: [TouchSample(slot: 0, phase: .up, x: x, y: 540)])
+        case 0: return TouchFrame(time: now, samples: [TouchSample(slot: 0, phase: .down, x: x, y: 540)], contactsDown: 1)
+        case 1..<10: return TouchFrame(time: now, samples: [TouchSample(slot: 0, phase: .move, x: x, y: 540)], contactsDown: 1)
+        case 10: return TouchFrame(time: now, samples: [TouchSample(slot: 0, phase: .up, x: x, y: 540)], contactsDown: 0)
         default: return nil
         }
     }

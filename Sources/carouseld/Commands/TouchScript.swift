@@ -35,6 +35,8 @@ enum TouchScript {
             throw Failure(path: path, reason: "not a JSON list of {t, slot, phase, x, y} (\(error))")
         }
         var frames: [TouchFrame] = []
+        // The script is the source of its touches: it keeps their record, as the input does.
+        var down = Set<Int>()
         for (i, entry) in entries.enumerated() {
             guard entry.t.isFinite, entry.t >= 0 else { throw Failure(path: path, reason: "entry \(i): t \(entry.t) must be >= 0") }
             let phase: TouchPhase
@@ -49,8 +51,13 @@ enum TouchScript {
                 throw Failure(path: path, reason: "entry \(i): t \(entry.t) is earlier than the entry before (\(last.time))")
             }
             let sample = TouchSample(slot: entry.slot, phase: phase, x: entry.x, y: entry.y)
-            if frames.last?.time == entry.t { frames[frames.count - 1].samples.append(sample) }
-            else { frames.append(TouchFrame(time: entry.t, samples: [sample])) }
+            if phase == .down || phase == .move { down.insert(entry.slot) } else { down.remove(entry.slot) }
+            if frames.last?.time == entry.t {
+                frames[frames.count - 1].samples.append(sample)
+                frames[frames.count - 1].contactsDown = down.count
+            } else {
+                frames.append(TouchFrame(time: entry.t, samples: [sample], contactsDown: down.count))
+            }
         }
         return frames
     }
