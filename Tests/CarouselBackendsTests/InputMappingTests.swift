@@ -130,7 +130,7 @@ final class TouchRoutingTests: XCTestCase {
 
     func testATouchOnTheSecondSpannedScreenLandsOnItsPartOfTheCarousel() throws {
         let span = try XCTUnwrap(ScreenArrangement.span([Size(width: 1024, height: 768), Size(width: 1024, height: 768)]))
-        let target = TouchTarget(group: 0, screen: Size(width: 1024, height: 768), rotation: 0, view: span.transforms[1])
+        let target = TouchTarget(carousel: 0, screen: Size(width: 1024, height: 768), rotation: 0, view: span.transforms[1])
         let frame = target.toEngine(TouchFrame(time: 1, samples: [TouchSample(slot: 0, phase: .down, x: 10, y: 20)], contactsDown: 1))
         XCTAssertEqual(frame.samples[0].x, 1034)
         XCTAssertEqual(frame.samples[0].y, 20)

@@ -18,7 +18,7 @@ final class CarouselDecodeTests: XCTestCase {
         var config = CarouselConfig()
         config.interval = 0   // no auto-advance: only decodes ask for frames
         let items = (1...5).map { PlaylistItem(path: "\(dir)/slide\($0).png") }
-        return try Carousel(plan: ScreenPlan.Group(name: "", screens: [0], config: config), layout: .mirror,
+        return try Carousel(plan: ScreenPlan.CarouselPlan(name: "", screens: [0], config: config), layout: .mirror,
                             outputs: [output], rotations: [0], content: .init(config: config, shell: ShellSettings(), items: items),
                             loop: loop, events: AppEvents(loop: loop), now: time.now())
     }

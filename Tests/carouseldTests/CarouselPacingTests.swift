@@ -583,7 +583,7 @@ extension Carousel {
         let renderers = (0..<screens).map { _ in RecordingRenderer() }
         var made = 0
         let carousel = try Carousel(
-            plan: ScreenPlan.Group(name: "", screens: Array(0..<screens), config: config), layout: layout,
+            plan: ScreenPlan.CarouselPlan(name: "", screens: Array(0..<screens), config: config), layout: layout,
             outputs: outputs, rotations: Array(repeating: 0, count: screens),
             content: .init(config: config, shell: ShellSettings(),
                            items: (0..<items).map { PlaylistItem(path: "/nonexistent/\($0).png") }),

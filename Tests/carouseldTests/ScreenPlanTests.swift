@@ -24,9 +24,9 @@ final class ScreenPlanTests: XCTestCase {
         for layout in [OutputLayout.mirror, .span] {
             let plan = ScreenPlan.make(shell: shell(layout, [table("HDMI-A-1"), table("HDMI-A-2")]), config: CarouselConfig())
             XCTAssertEqual(plan.screens.map(\.connector), ["HDMI-A-1", "HDMI-A-2"])
-            XCTAssertEqual(plan.groups.count, 1)
-            XCTAssertEqual(plan.groups[0].screens, [0, 1])
-            XCTAssertEqual(plan.groups[0].name, "HDMI-A-1+HDMI-A-2")
+            XCTAssertEqual(plan.carousels.count, 1)
+            XCTAssertEqual(plan.carousels[0].screens, [0, 1])
+            XCTAssertEqual(plan.carousels[0].name, "HDMI-A-1+HDMI-A-2")
             XCTAssertEqual(plan.role(ofScreen: 1), "\(layout.rawValue) 2 of 2")
         }
     }
@@ -35,9 +35,9 @@ final class ScreenPlanTests: XCTestCase {
         let plan = ScreenPlan.make(shell: shell(.independent, [table("HDMI-A-1", interval: 5),
                                                                table("HDMI-A-2", interval: 9, playlist: "lobby.m3u")]),
                                    config: CarouselConfig())
-        XCTAssertEqual(plan.groups.map(\.screens), [[0], [1]])
-        XCTAssertEqual(plan.groups.map(\.config.interval), [5, 9])
-        XCTAssertEqual(plan.groups.map(\.playlistOutput), [nil, "HDMI-A-2"])
+        XCTAssertEqual(plan.carousels.map(\.screens), [[0], [1]])
+        XCTAssertEqual(plan.carousels.map(\.config.interval), [5, 9])
+        XCTAssertEqual(plan.carousels.map(\.playlistOutput), [nil, "HDMI-A-2"])
         XCTAssertEqual(plan.role(ofScreen: 0), "independent")
     }
 
@@ -54,7 +54,7 @@ final class ScreenPlanTests: XCTestCase {
         let plan = ScreenPlan.make(shell: ShellSettings(), config: CarouselConfig(), connected: ["Virtual-1", "Virtual-2"])
         XCTAssertEqual(plan.layout, .mirror)
         XCTAssertEqual(plan.screens.map(\.connector), ["Virtual-1", "Virtual-2"])
-        XCTAssertEqual(plan.groups.map(\.screens), [[0, 1]])
+        XCTAssertEqual(plan.carousels.map(\.screens), [[0, 1]])
     }
 
     func testOneOrNoConnectedScreenIsTheFirstConnectedOneAsBefore() {

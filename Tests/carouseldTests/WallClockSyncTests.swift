@@ -98,7 +98,7 @@ final class WallClockDriverTests: XCTestCase {
         var config = CarouselConfig()
         config.interval = 5
         let items = (1...5).map { PlaylistItem(path: "\(dir)/slide\($0).png") }
-        return try Carousel(plan: ScreenPlan.Group(name: "", screens: [0], config: config), layout: .mirror,
+        return try Carousel(plan: ScreenPlan.CarouselPlan(name: "", screens: [0], config: config), layout: .mirror,
                             outputs: [FakeOutput()], rotations: [0], content: .init(config: config, shell: ShellSettings(), items: items),
                             loop: loop, events: AppEvents(loop: loop), now: time.now())
     }

@@ -117,7 +117,7 @@ private final class WaylandInput: InputBackend {
     private func routed(_ actions: [(window: Int, action: InputAction)]) -> [RoutedAction] {
         actions.map { window, action in
             guard let target = targets.indices.contains(window) ? targets[window] : targets.first else {
-                return (group: 0, action: action)
+                return (carousel: 0, action: action)
             }
             return target.route(action)
         }

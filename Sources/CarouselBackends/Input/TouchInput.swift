@@ -34,7 +34,7 @@ package final class InputSource {
     /// One screen: `screen` is the logical screen (the engine's viewport); `settings.rotation`
     /// maps the panel onto it.
     package convenience init(settings: ShellSettings, screen: Size) throws {
-        try self.init(settings: settings, targets: [TouchTarget(group: 0, screen: screen, rotation: settings.rotation)],
+        try self.init(settings: settings, targets: [TouchTarget(carousel: 0, screen: screen, rotation: settings.rotation)],
                       routing: TouchRouting(screens: [(connector: "", touch: nil)]))
     }
 
@@ -131,7 +131,7 @@ package final class InputSource {
 
     /// Reads everything libinput has and returns what each carousel (`TouchTarget.group`)
     /// must do, in order.
-    package func dispatch() -> [(group: Int, action: InputAction)] {
+    package func dispatch() -> [(carousel: Int, action: InputAction)] {
         let rc = libinput_dispatch(libinput.pointer)
         if rc < 0 { Log.warning("input: libinput_dispatch: \(describe(errno: -rc))") }
         var batches = [[DeviceEvent]](repeating: [], count: translators.count)
@@ -148,7 +148,7 @@ package final class InputSource {
             }
             if libinput_event_get_type(event.pointer) == LIBINPUT_EVENT_DEVICE_REMOVED { screenOfDevice[id] = nil }
         }
-        var routed: [(group: Int, action: InputAction)] = []
+        var routed: [(carousel: Int, action: InputAction)] = []
         for (screen, batch) in batches.enumerated() where !batch.isEmpty {
             routed += route(translators[screen].translate(batch), fromScreen: screen)
         }
@@ -159,7 +159,7 @@ package final class InputSource {
     package var nextStuckDeadline: Double? { translators.compactMap(\.nextStuckDeadline).min() }
 
     /// Lifts the contacts that sent nothing for `touch_timeout` by `now` (`InputTranslator`).
-    package func expireStuckTouches(now: Double) -> [(group: Int, action: InputAction)] {
+    package func expireStuckTouches(now: Double) -> [(carousel: Int, action: InputAction)] {
         translators.indices.flatMap { route(translators[$0].expireStuckTouches(now: now), fromScreen: $0) }
     }
 

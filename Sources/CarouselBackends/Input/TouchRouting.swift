@@ -38,28 +38,28 @@ package struct TouchRouting: Sendable, Equatable {
     }
 }
 
-/// An input action and the carousel (`ScreenGroup` index) it is for.
-package typealias RoutedAction = (group: Int, action: InputAction)
+/// An input action and the carousel (its index in the plan) it is for.
+package typealias RoutedAction = (carousel: Int, action: InputAction)
 
-/// Where the touches of one screen's panel end up: which carousel (`group`: one per
+/// Where the touches of one screen's panel end up: which carousel (`carousel`: one per
 /// independent screen, one for all mirrored or spanned ones) and at which point of it.
 package struct TouchTarget: Sendable, Equatable {
-    package var group: Int
+    package var carousel: Int
     /// The screen's picture size (after rotation) and rotation: the panel mapping.
     package var screen: Size
     package var rotation: Int
     /// Where this screen shows its carousel (`ScreenArrangement`).
     package var view: ViewTransform = .identity
 
-    package init(group: Int, screen: Size, rotation: Int, view: ViewTransform = .identity) {
-        self.group = group; self.screen = screen; self.rotation = rotation; self.view = view
+    package init(carousel: Int, screen: Size, rotation: Int, view: ViewTransform = .identity) {
+        self.carousel = carousel; self.screen = screen; self.rotation = rotation; self.view = view
     }
 
     /// This screen's action for its carousel, a touch moved to the point of the carousel under
     /// it: the one routing of both input sources (libinput's devices and a Wayland seat).
     package func route(_ action: InputAction) -> RoutedAction {
-        guard case .touch(let frame) = action else { return (group, action) }
-        return (group, .touch(toEngine(frame)))
+        guard case .touch(let frame) = action else { return (carousel, action) }
+        return (carousel, .touch(toEngine(frame)))
     }
 
     /// A point on the screen → the point of the carousel under it.

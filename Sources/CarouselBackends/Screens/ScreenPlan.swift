@@ -17,7 +17,7 @@ package struct ScreenPlan: Equatable, Sendable {
     }
 
     /// One carousel: all screens (mirror, span) or one (independent).
-    package struct Group: Equatable, Sendable {
+    package struct CarouselPlan: Equatable, Sendable {
         /// "HDMI-A-1", or "HDMI-A-1+HDMI-A-2" for a mirror or span; "" for the one unnamed screen.
         package var name: String
         /// Indices into `screens`.
@@ -33,10 +33,10 @@ package struct ScreenPlan: Equatable, Sendable {
 
     package var layout: OutputLayout
     package var screens: [Screen]
-    package var groups: [Group]
+    package var carousels: [CarouselPlan]
 
-    package init(layout: OutputLayout, screens: [Screen], groups: [Group]) {
-        self.layout = layout; self.screens = screens; self.groups = groups
+    package init(layout: OutputLayout, screens: [Screen], carousels: [CarouselPlan]) {
+        self.layout = layout; self.screens = screens; self.carousels = carousels
     }
 
     /// `connected`: connector names connected now (used only when no table names any).
@@ -47,7 +47,7 @@ package struct ScreenPlan: Equatable, Sendable {
         }
         guard !tables.isEmpty else {
             return ScreenPlan(layout: shell.layout, screens: [Screen(connector: nil, settings: OutputSettings(shell))],
-                              groups: [Group(name: "", screens: [0], config: config)])
+                              carousels: [CarouselPlan(name: "", screens: [0], config: config)])
         }
         let screens = tables.map { table in
             Screen(connector: table.name,
@@ -55,21 +55,21 @@ package struct ScreenPlan: Equatable, Sendable {
                                             rotation: table.rotation ?? shell.rotation, kms: shell.kms),
                    touch: table.touch)
         }
-        let groups: [Group]
+        let carousels: [CarouselPlan]
         if shell.layout == .independent {
-            groups = tables.enumerated().map { i, table in
-                Group(name: table.name, screens: [i], config: table.config,
+            carousels = tables.enumerated().map { i, table in
+                CarouselPlan(name: table.name, screens: [i], config: table.config,
                       playlistOutput: table.playlist == nil ? nil : table.name)
             }
         } else {
-            groups = [Group(name: tables.map(\.name).joined(separator: "+"), screens: Array(tables.indices), config: config)]
+            carousels = [CarouselPlan(name: tables.map(\.name).joined(separator: "+"), screens: Array(tables.indices), config: config)]
         }
-        return ScreenPlan(layout: shell.layout, screens: screens, groups: groups)
+        return ScreenPlan(layout: shell.layout, screens: screens, carousels: carousels)
     }
 
-    /// The engine's viewport and each screen's transform for one group, from its screens' sizes.
-    package func arrangement(of group: Group, sizes: [Size?]) -> ScreenArrangement? {
-        guard group.screens.count > 1 else {
+    /// The engine's viewport and each screen's transform for one carousel, from its screens' sizes.
+    package func arrangement(of carousel: CarouselPlan, sizes: [Size?]) -> ScreenArrangement? {
+        guard carousel.screens.count > 1 else {
             return sizes.first.flatMap { $0 }.map { ScreenArrangement(viewport: $0, transforms: [.identity]) }
         }
         return layout == .span ? ScreenArrangement.span(sizes) : ScreenArrangement.mirror(sizes)
@@ -77,10 +77,10 @@ package struct ScreenPlan: Equatable, Sendable {
 
     /// How a screen is used, for logs and `carouseld outputs`: "mirror 2 of 2", "span 1 of 2", "independent".
     package func role(ofScreen index: Int) -> String {
-        guard let group = groups.first(where: { $0.screens.contains(index) }), group.screens.count > 1 else {
+        guard let carousel = carousels.first(where: { $0.screens.contains(index) }), carousel.screens.count > 1 else {
             return screens.count > 1 ? "independent" : "single"
         }
-        let position = (group.screens.firstIndex(of: index) ?? 0) + 1
-        return "\(layout == .span ? "span" : "mirror") \(position) of \(group.screens.count)"
+        let position = (carousel.screens.firstIndex(of: index) ?? 0) + 1
+        return "\(layout == .span ? "span" : "mirror") \(position) of \(carousel.screens.count)"
     }
 }

@@ -60,8 +60,8 @@ final class Carousels {
 }
 
 extension Carousels {
-    /// One carousel per group of the backend's plan, each on its screens' outputs, showing its
-    /// playlist of the loaded config; the card cache is opened here.
+    /// One carousel per entry of the backend's plan (`ScreenPlan.CarouselPlan`), each on its
+    /// screens' outputs, showing its playlist of the loaded config; the card cache is opened here.
     convenience init(_ backend: Backend, loaded: LoadedConfig, options: DaemonOptions,
                      clock: ClockTrust, loop: EventLoop, events: AppEvents) throws {
         let plan = backend.plan
@@ -69,11 +69,11 @@ extension Carousels {
         let now = loop.time.now()
         let opened = DaemonCardCache.open(commandLine: options.cacheDirectory, shell: options.overriding(loaded.shell))
         let cache = opened.cache
-        let all = try plan.groups.map { group in
-            try Carousel(plan: group, layout: plan.layout, outputs: group.screens.map { backend.outputs[$0] },
-                         rotations: group.screens.map(backend.rotation(ofScreen:)),
-                         content: .init(config: group.config, shell: loaded.shell,
-                                        items: loaded.items(of: group, at: clock.trustedNow),
+        let all = try plan.carousels.map { carousel in
+            try Carousel(plan: carousel, layout: plan.layout, outputs: carousel.screens.map { backend.outputs[$0] },
+                         rotations: carousel.screens.map(backend.rotation(ofScreen:)),
+                         content: .init(config: carousel.config, shell: loaded.shell,
+                                        items: loaded.items(of: carousel, at: clock.trustedNow),
                                         configDigest: loaded.configDigest),
                          loop: loop, events: events, now: now, cache: cache,
                          keptFrames: cache.map { $0.directory + "/frames" })
@@ -86,7 +86,7 @@ extension Carousels {
 extension LoadedConfig {
     /// The playlist a carousel shows: its screen's own (independent), or the main one (the
     /// daypart's at wall-clock time `at`; nil while the clock is not believed: the main playlist).
-    func items(of group: ScreenPlan.Group, at wallClock: Double?) -> [PlaylistItem] {
-        group.playlistOutput.map { playlist(forOutput: $0) } ?? daypart(at: wallClock).items
+    func items(of carousel: ScreenPlan.CarouselPlan, at wallClock: Double?) -> [PlaylistItem] {
+        carousel.playlistOutput.map { playlist(forOutput: $0) } ?? daypart(at: wallClock).items
     }
 }

@@ -35,18 +35,18 @@ final class InputRouter {
     }
 
     func receive(_ actions: [RoutedAction]) {
-        for (group, action) in actions { apply(action, toGroup: group) }
+        for (carousel, action) in actions { apply(action, toCarousel: carousel) }
     }
 
-    private func apply(_ action: InputAction, toGroup group: Int) {
-        guard carousels.all.indices.contains(group) else { return }
+    private func apply(_ action: InputAction, toCarousel index: Int) {
+        guard carousels.all.indices.contains(index) else { return }
         if operations.touchWakesScreen() || wakingTouchDown {
             // Until every finger has lifted, as the input counts them.
             if case .touch(let frame) = action { wakingTouchDown = frame.contactsDown > 0 }
             return
         }
-        carousels.touched(group, now: carousels.time.now())
+        carousels.touched(index, now: carousels.time.now())
         // A key that pages is local input too: a person at the screen, as a finger is.
-        carousels.all[group].updateEngine(cause: .touch) { $0.apply(action) }
+        carousels.all[index].updateEngine(cause: .touch) { $0.apply(action) }
     }
 }

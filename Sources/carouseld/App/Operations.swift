@@ -89,13 +89,13 @@ final class Operations: OperationsState {
     /// The carousels that show the main playlist page to the daypart's.
     func switchDaypart(to items: [PlaylistItem]) {
         let now = carousels.time.now()
-        for (index, group) in carousels.all.enumerated() where group.plan.playlistOutput == nil {
+        for (index, carousel) in carousels.all.enumerated() where carousel.plan.playlistOutput == nil {
             if let sync = carousels.sync(of: index) {
                 // A synced carousel follows the clock in the new playlist (a cut if far).
-                group.swapIn(config: group.config, shell: group.shell, items: items, keepIndex: nil, now: now, cause: .daypart)
+                carousel.swapIn(config: carousel.config, shell: carousel.shell, items: items, keepIndex: nil, now: now, cause: .daypart)
                 sync.configure(shell: live.current.shell)
             } else {
-                group.switchPlaylist(to: items, now: now)
+                carousel.switchPlaylist(to: items, now: now)
             }
         }
     }
@@ -153,15 +153,15 @@ final class Operations: OperationsState {
 
     private func go(to target: ControlRequest.Target, now: Double) -> ControlReply {
         var moved = false
-        for (index, group) in carousels.all.enumerated() {
+        for (index, carousel) in carousels.all.enumerated() {
             let found: Int?
             switch target {
-            case .number(let n): found = n <= group.items.count ? n - 1 : nil
-            case .name(let name): found = group.items.firstIndex { $0.name == name || $0.path.hasSuffix("/" + name) }
+            case .number(let n): found = n <= carousel.items.count ? n - 1 : nil
+            case .name(let name): found = carousel.items.firstIndex { $0.name == name || $0.path.hasSuffix("/" + name) }
             }
             guard let found else { continue }
             carousels.touched(index, now: now)
-            group.updateEngine(cause: .ctl) { $0.show(item: found, animated: true, now: now) }
+            carousel.updateEngine(cause: .ctl) { $0.show(item: found, animated: true, now: now) }
             moved = true
         }
         guard moved else {

@@ -68,15 +68,15 @@ final class ReloadCoordinator {
         if next.screens != plan.screens || (plan.screens.count > 1 && next.layout != plan.layout) {
             Log.notice("output, layout, mode, rotation, force_legacy and planes changes take effect when carouseld restarts")
         }
-        for group in carousels.all {
+        for carousel in carousels.all {
             // The same carousel in the new config (independent screens by name), else the top level.
-            let updated = next.groups.first { $0.name == group.plan.name }
-                ?? ScreenPlan.Group(name: group.plan.name, screens: group.plan.screens, config: loaded.config)
+            let updated = next.carousels.first { $0.name == carousel.plan.name }
+                ?? ScreenPlan.CarouselPlan(name: carousel.plan.name, screens: carousel.plan.screens, config: loaded.config)
             let items = loaded.items(of: updated, at: carousels.clock.trustedNow)
-            let old = group.engine.selectedIndex
-            let keep = group.items.indices.contains(old)
-                ? ReloadController.index(of: group.items[old].path, in: items, near: old) : nil
-            group.swapIn(config: updated.config, shell: loaded.shell, items: items, keepIndex: keep, now: now, cause: .reload,
+            let old = carousel.engine.selectedIndex
+            let keep = carousel.items.indices.contains(old)
+                ? ReloadController.index(of: carousel.items[old].path, in: items, near: old) : nil
+            carousel.swapIn(config: updated.config, shell: loaded.shell, items: items, keepIndex: keep, now: now, cause: .reload,
                           configDigest: loaded.configDigest)
         }
         if (loaded.shell.sync.mode == .wallclock) == carousels.syncs.isEmpty {

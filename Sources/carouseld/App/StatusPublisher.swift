@@ -67,11 +67,11 @@ final class StatusPublisher {
 
     func status() -> DaemonStatus {
         let now = time.now()
-        let outputs = carousels.all.map { group -> DaemonStatus.Carousel in
-            let index = group.engine.selectedIndex
-            return DaemonStatus.Carousel(output: group.plan.name, index: index + 1, count: group.items.count,
-                                         name: group.items.indices.contains(index) ? group.items[index].name : nil,
-                                         interval: group.config.interval)
+        let outputs = carousels.all.map { carousel -> DaemonStatus.Carousel in
+            let index = carousel.engine.selectedIndex
+            return DaemonStatus.Carousel(output: carousel.plan.name, index: index + 1, count: carousel.items.count,
+                                         name: carousel.items.indices.contains(index) ? carousel.items[index].name : nil,
+                                         interval: carousel.config.interval)
         }
         let first = outputs[0]
         let loaded = live.current

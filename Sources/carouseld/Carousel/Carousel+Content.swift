@@ -122,7 +122,7 @@ extension Carousel {
     /// Where a touch on each of this carousel's screens goes (`index`: this carousel's).
     func touchTargets(carousel index: Int) -> [TouchTarget] {
         screens.indices.map { i in
-            TouchTarget(group: index, screen: screens[i].output.size ?? engine.viewport, rotation: screens[i].rotation,
+            TouchTarget(carousel: index, screen: screens[i].output.size ?? engine.viewport, rotation: screens[i].rotation,
                         view: transforms[i])
         }
     }
@@ -151,6 +151,6 @@ struct Arranger {
 
     mutating func arrange(_ sizes: [Size?]) {
         lastSizes = zip(sizes, lastSizes).map { $0 ?? $1 }
-        current = plan.arrangement(of: plan.groups[0], sizes: plan.layout == .span ? lastSizes : sizes)
+        current = plan.arrangement(of: plan.carousels[0], sizes: plan.layout == .span ? lastSizes : sizes)
     }
 }

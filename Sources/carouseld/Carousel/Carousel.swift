@@ -16,7 +16,7 @@ import CarouselPixels
 /// What it has to say (first frame, engine events, leaving rest, new sizes) goes out as
 /// `AppEvent`s, handed out after the handler that made them, never inside the engine's update.
 final class Carousel {
-    let plan: ScreenPlan.Group
+    let plan: ScreenPlan.CarouselPlan
     let loop: EventLoop
     let events: AppEvents
     var engine: CarouselEngine
@@ -72,13 +72,13 @@ final class Carousel {
         var configDigest: UInt64 = 0
     }
 
-    init(plan: ScreenPlan.Group, layout: OutputLayout, outputs: [DisplayOutput], rotations: [Int], content: Content,
+    init(plan: ScreenPlan.CarouselPlan, layout: OutputLayout, outputs: [DisplayOutput], rotations: [Int], content: Content,
          loop: EventLoop, events: AppEvents, now: Double, cache: CardCache? = nil, keptFrames: String? = nil,
          makeRenderer: @escaping MakeRenderer = Carousel.compositor) throws {
         self.plan = plan; self.content = content
         self.loop = loop; self.events = events; rendering = Rendering(cache: cache, makeRenderer: makeRenderer)
         keeping = KeptFrames(directory: keptFrames, loop: loop)
-        arranger = Arranger(plan: ScreenPlan(layout: layout, screens: [], groups: [plan]), sizes: outputs.map(\.size))
+        arranger = Arranger(plan: ScreenPlan(layout: layout, screens: [], carousels: [plan]), sizes: outputs.map(\.size))
         engine = CarouselEngine(config: content.config, itemCount: content.items.count,
                                 viewport: arranger.current?.viewport ?? Size(width: 1920, height: 1080), now: now,
                                 itemDurations: content.items.map(\.duration))

@@ -51,7 +51,7 @@ struct LoopGapBench {
             touchTimer?.schedule(at: now + 1.0 / 60)
             guard let sink = backend?.feed.sink, let frame = fling.frame(at: now) else { return }
             if fling.isOver { flings += 1 }
-            sink([(group: 0, action: .touch(frame))])
+            sink([(carousel: 0, action: .touch(frame))])
         }
         let warmUp = 3.0, start = MonotonicClock.now()
         let stalls = runner.publisher.stalls

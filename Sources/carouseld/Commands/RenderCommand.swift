@@ -67,7 +67,7 @@ struct RenderCommand: ParsableCommand {
         for warning in loaded.warnings { Log.warning(warning) }
         guard let mode = DisplayMode(parsing: size) else { throw ValidationError("--size \(size) is not WIDTHxHEIGHT") }
         let screen = Size(width: Double(mode.width), height: Double(mode.height))
-        var preview = ScreenPreview(group: ScreenPlan.Group(name: "", screens: [0], config: loaded.config),
+        var preview = ScreenPreview(carousel: ScreenPlan.CarouselPlan(name: "", screens: [0], config: loaded.config),
                                     frame: screen, view: .identity, screen: screen)
         if let output {
             let plan = ScreenPlan.make(shell: loaded.shell, config: loaded.config)
@@ -79,7 +79,7 @@ struct RenderCommand: ParsableCommand {
             }
             preview = found
         }
-        let playlist = preview.group.playlistOutput.map { loaded.playlist(forOutput: $0) } ?? loaded.playlist
+        let playlist = preview.carousel.playlistOutput.map { loaded.playlist(forOutput: $0) } ?? loaded.playlist
         let usable = Set(OfflineRenderer.usablePaths(playlist.map(\.path),
                                                      maxPixels: loaded.shell.media.maxImagePixels, source: loaded.mediaDirectory))
         let items = playlist.filter { usable.contains($0.path) }
@@ -87,7 +87,7 @@ struct RenderCommand: ParsableCommand {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         var wallClock: (schedule: WallClockSchedule, start: Double)?
         if let now, let start = RFC3339.seconds(now) {
-            guard let schedule = WallClockSchedule(epoch: loaded.shell.sync.epoch, interval: preview.group.config.interval,
+            guard let schedule = WallClockSchedule(epoch: loaded.shell.sync.epoch, interval: preview.carousel.config.interval,
                                                    itemDurations: items.map(\.duration), itemCount: items.count) else {
                 Log.error("--now: nothing pages by the clock (interval = 0 and no #EXTINF durations)")
                 throw ExitCode.failure
@@ -97,7 +97,7 @@ struct RenderCommand: ParsableCommand {
         let cache = cacheDir.flatMap { CardCache(directory: $0, megabytes: loaded.shell.media.diskCacheMB) }
         // The cards decoded here are written before the command exits (a worker writes them when idle).
         defer { cache?.writePending() }
-        let renderer = try OfflineRenderer(config: preview.group.config, shell: loaded.shell, paths: items.map(\.path),
+        let renderer = try OfflineRenderer(config: preview.carousel.config, shell: loaded.shell, paths: items.map(\.path),
                                            width: Int(preview.frame.width), height: Int(preview.frame.height),
                                            itemDurations: items.map(\.duration), touches: touches, view: preview.view,
                                            screen: (Int(preview.screen.width), Int(preview.screen.height)),

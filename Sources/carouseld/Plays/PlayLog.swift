@@ -27,29 +27,29 @@ final class PlayLog {
 
     init(plan: ScreenPlan, carousels: [Carousel], time: TimeSource, wallClock: @escaping () -> Double = WallClock.now) {
         self.carousels = carousels; self.time = time; self.wallClock = wallClock
-        connectors = plan.groups.map { $0.screens.map { plan.screens.indices.contains($0) ? plan.screens[$0].connector : nil } }
+        connectors = plan.carousels.map { $0.screens.map { plan.screens.indices.contains($0) ? plan.screens[$0].connector : nil } }
         trackers = Array(repeating: ShowingTracker(), count: carousels.count)
     }
 
-    /// `group`'s strip rests on its item `index` since `at` (engine clock), e.g. a settle, the
+    /// `carousel`'s strip rests on its item `index` since `at` (engine clock), e.g. a settle, the
     /// first frame. `cause` names what took the previous picture if no move was heard of.
-    func rested(_ group: Carousel, index: Int, at engineTime: Double, cause: MoveCause = .auto) {
-        guard screensOn, let g = carousels.firstIndex(where: { $0 === group }) else { return }
+    func rested(_ carousel: Carousel, index: Int, at engineTime: Double, cause: MoveCause = .auto) {
+        guard screensOn, let g = carousels.firstIndex(where: { $0 === carousel }) else { return }
         let instant = self.instant(engineTime)
-        let finished = group.items.indices.contains(index)
-            ? trackers[g].rested(on: group.items[index].path, at: instant, cause: cause)
+        let finished = carousel.items.indices.contains(index)
+            ? trackers[g].rested(on: carousel.items[index].path, at: instant, cause: cause)
             : trackers[g].ended(at: instant, cause: cause)   // an empty playlist shows nothing
         record(finished, of: g)
     }
 
-    /// `group` rests on what it selects since `at` (a swap, the screens waking).
-    func restsNow(_ group: Carousel, at engineTime: Double, cause: MoveCause) {
-        guard !group.engine.isMoving else { return }   // the settle to come begins the showing
-        rested(group, index: group.engine.selectedIndex, at: engineTime, cause: cause)
+    /// `carousel` rests on what it selects since `at` (a swap, the screens waking).
+    func restsNow(_ carousel: Carousel, at engineTime: Double, cause: MoveCause) {
+        guard !carousel.engine.isMoving else { return }   // the settle to come begins the showing
+        rested(carousel, index: carousel.engine.selectedIndex, at: engineTime, cause: cause)
     }
 
-    func left(_ group: Carousel, because cause: MoveCause, at engineTime: Double) {
-        guard screensOn, let g = carousels.firstIndex(where: { $0 === group }) else { return }
+    func left(_ carousel: Carousel, because cause: MoveCause, at engineTime: Double) {
+        guard screensOn, let g = carousels.firstIndex(where: { $0 === carousel }) else { return }
         trackers[g].left(because: cause, at: instant(engineTime))
     }
 
@@ -58,7 +58,7 @@ final class PlayLog {
         guard on != screensOn else { return }
         if on {
             screensOn = true
-            for group in carousels { restsNow(group, at: time.now(), cause: .off) }
+            for carousel in carousels { restsNow(carousel, at: time.now(), cause: .off) }
         } else {
             endAll(cause: .off)
             screensOn = false

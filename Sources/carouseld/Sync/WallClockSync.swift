@@ -13,7 +13,7 @@ import CarouselEngine
 /// - until the clock is synchronised (`ClockTrust`) it waits: the engine pages by itself, and
 ///   the moment the clock is believed the screen re-aligns as after a step.
 final class WallClockSync {
-    private let group: Carousel
+    private let carousel: Carousel
     private var timer: WallClockTimer?
     /// Back to the clock after `sync_resume` seconds without a touch (the loop's real clock).
     private var resumeTimer: LoopTimer?
@@ -29,9 +29,9 @@ final class WallClockSync {
     private let time: TimeSource
     private let clock: ClockTrust
 
-    init(carousel group: Carousel, shell: ShellSettings, clock: ClockTrust, loop: EventLoop,
+    init(carousel: Carousel, shell: ShellSettings, clock: ClockTrust, loop: EventLoop,
          wallClock: @escaping () -> Double = WallClock.now) {
-        self.group = group
+        self.carousel = carousel
         self.clock = clock
         self.wallClock = wallClock
         time = loop.time
@@ -50,13 +50,13 @@ final class WallClockSync {
     func configure(shell: ShellSettings) {
         resumeAfter = shell.sync.resume
         resumeTimer?.schedule(at: touchedAt.map { $0 + resumeAfter })
-        let engine = group.engine
-        schedule = WallClockSchedule(epoch: shell.sync.epoch, interval: group.config.interval,
-                                     itemDurations: group.items.map(\.duration), itemCount: group.items.count)
+        let engine = carousel.engine
+        schedule = WallClockSchedule(epoch: shell.sync.epoch, interval: carousel.config.interval,
+                                     itemDurations: carousel.items.map(\.duration), itemCount: carousel.items.count)
         lead = engine.pageSettleDuration
-        if clock.isTrusted { group.modifyEngine { $0.setPaused(true, now: time.now()) } }
+        if clock.isTrusted { carousel.modifyEngine { $0.setPaused(true, now: time.now()) } }
         if schedule == nil {
-            Log.warning("\(group.prefix)sync = \"wallclock\" needs an interval or #EXTINF durations; not syncing")
+            Log.warning("\(carousel.prefix)sync = \"wallclock\" needs an interval or #EXTINF durations; not syncing")
         }
         align(animateFarther: false)
     }
@@ -67,14 +67,14 @@ final class WallClockSync {
 
     /// The clock became synchronised: hold the engine's own paging and take the clock's picture.
     func clockTrusted() {
-        Log.notice("\(group.prefix)the clock is synchronised: paging by it from \(RFC3339.string(wallClock()))")
-        group.modifyEngine { $0.setPaused(true, now: time.now()) }
+        Log.notice("\(carousel.prefix)the clock is synchronised: paging by it from \(RFC3339.string(wallClock()))")
+        carousel.modifyEngine { $0.setPaused(true, now: time.now()) }
         align(animateFarther: false)
     }
 
     /// Any touch on this carousel: out of sync until `sync_resume` seconds pass without one.
     func touched(now: Double) {
-        if touchedAt == nil { Log.info("\(group.prefix)touched: out of wall-clock sync for \(formatted("%.0f", resumeAfter)) s") }
+        if touchedAt == nil { Log.info("\(carousel.prefix)touched: out of wall-clock sync for \(formatted("%.0f", resumeAfter)) s") }
         touchedAt = now
         resumeTimer?.schedule(at: now + resumeAfter)
     }
@@ -93,15 +93,15 @@ final class WallClockSync {
     func clockStepped() {
         // Not believed yet: the step may be NTP's first setting; ask at once rather than at the next poll.
         guard clock.isTrusted else { return clock.check() }
-        Log.notice("\(group.prefix)the wall clock was set: re-aligning to \(RFC3339.string(wallClock()))")
+        Log.notice("\(carousel.prefix)the wall clock was set: re-aligning to \(RFC3339.string(wallClock()))")
         align(animateFarther: false)
     }
 
     private func resume(now: Double) {
         // A finger still resting on the screen keeps it out of sync.
-        if group.engine.hasFingersDown { touched(now: now); return }
+        if carousel.engine.hasFingersDown { touched(now: now); return }
         touchedAt = nil
-        Log.info("\(group.prefix)no touch for \(formatted("%.0f", resumeAfter)) s: back to the wall clock")
+        Log.info("\(carousel.prefix)no touch for \(formatted("%.0f", resumeAfter)) s: back to the wall clock")
         align(animateFarther: true)
     }
 
@@ -123,7 +123,7 @@ final class WallClockSync {
         }
         if touchedAt == nil {
             let target = schedule.target(at: wall, lead: lead)
-            group.updateEngine(cause: .sync) { $0.follow(item: target, now: time.now(), animateFarther: animateFarther) }
+            carousel.updateEngine(cause: .sync) { $0.follow(item: target, now: time.now(), animateFarther: animateFarther) }
         }
     }
 

@@ -26,7 +26,7 @@ final class FakeBackend: Backend, InputBackend {
     }
 
     private func deliver(_ actions: [InputAction]) {
-        delivery?.deliver(actions.map { (group: 0, action: $0) })
+        delivery?.deliver(actions.map { (carousel: 0, action: $0) })
     }
 
     var outputs: [DisplayOutput] { screens }
@@ -41,7 +41,7 @@ final class FakeBackend: Backend, InputBackend {
     func start(_ request: InputRequest, sink: @escaping InputSink) {
         inputStarted += 1
         delivery = InputDelivery(loop: loop, sink: sink, owner: self, expire: { owner, now in
-            owner.translator.expireStuckTouches(now: now).map { (group: 0, action: $0) }
+            owner.translator.expireStuckTouches(now: now).map { (carousel: 0, action: $0) }
         }, nextDeadline: { $0.translator.nextStuckDeadline })
         reconfigure(request)
     }
