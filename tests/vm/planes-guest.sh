@@ -39,10 +39,24 @@ lit_overlays() { state | awk '/^plane\[/ { p++; in_plane = 1; next } /^[a-z]+\[/
                                 in_plane && p > 1 && /crtc=crtc/ { n++ } END { print n + 0 }'; }
 # capture NAME N: arms `ctl writeback` for N frames into OUT/planes/wb-NAME/ at rest, pages once
 # with `ctl next`, waits for the capture to end (N frames, or fewer once the strip rests: one
-# frame in two or three is read back) and the strip to rest
-capture() { mkdir -p "$out/wb-$1"; ctl writeback "$out/wb-$1" "$2" >/dev/null && ctl next >/dev/null \
-  && { waitfor "writeback finished" "$log" 90 || { grep -i "writeback\|plane" "$log" | tail -5 | sed 's/^/    /'
-                                                   dmesg | tail -5 | sed 's/^/    dmesg: /'; false; }; } && rests 1; }
+# frame in two or three is read back) and the strip to rest. vkms under TCG lost the first job
+# of a capture under stress-ng once in four runs (Linux 6.1 keeps one job per CRTC); the daemon
+# then ends the capture with no frame ("did not write frame 1 back"). The strip then goes back
+# to the page it started from and the same page change is read back once more, said here.
+capture() {
+  local finished; finished=$(grep -c "writeback finished" "$log")
+  capture_once "$@" $((finished + 1)) || return 1
+  grep -q "did not write frame 1 back" "$log" || return 0
+  echo "  vkms lost the first writeback job of '$1' (the daemon ended the capture with no frame): once more, from the same page"
+  ctl prev >/dev/null && rests $((rests_seen + 1)) && rm -rf "$out/wb-$1" && capture_once "$@" $((finished + 2))
+}
+capture_once() {  # capture_once NAME N FINISHED: FINISHED "writeback finished" lines end it
+  rests 0 || return 1   # counts the rests so far (a new log: from its start)
+  local rested=$((rests_seen + 1))
+  mkdir -p "$out/wb-$1"; ctl writeback "$out/wb-$1" "$2" >/dev/null && ctl next >/dev/null \
+    && { waitfor_count "writeback finished" "$log" "$3" 90 || { grep -i "writeback\|plane" "$log" | tail -5 | sed 's/^/    /'
+                                                             dmesg | tail -5 | sed 's/^/    dmesg: /'; false; }; } && rests $rested
+}
 # frames_shown: after a CPU run, the daemon's frames with cards on planes and composed since its
 # start (the SIGUSR1 stats line): a page change on planes that fell back to composing shows
 frames_shown() {
@@ -179,7 +193,7 @@ first=$(wc -l < "$log")
 # CPU_ROUNDS page changes, each after "round N" (as on bochs above).
 for round in $(runs_of_each); do
   from=$(wc -l < "$log")
-  ctl next >/dev/null; rests $((round + 1)) || { echo "round $round timeout"; continue; }
+  rests 0; want=$((rests_seen + 1)); ctl next >/dev/null; rests $want || { echo "round $round timeout"; continue; }
   echo "round $round"
   tail -n +"$from" "$log" | awk '/control: next/ { on = 1; p = 0; next } !on { next }
     /committed at/ { c = $NF } /visible at/ { t = $NF; if (p && c) print t - p, c - p; p = t; c = 0 }'
