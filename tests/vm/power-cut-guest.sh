@@ -27,11 +27,13 @@ C=$X/cut
 splash_handover() {
   local label=$1 ff ff_s getty_us; shift
   host watch-end "$label" splash "$@" | tee /tmp/watch.txt
-  # Text the console showed (tty1's text buffer): plymouthd's crash report, seen in 2 of 6 cold
-  # starts, names it (docs/boot-splash.md).
+  # Text the console showed (tty1's text buffer, cut into its rows): plymouthd's crash report,
+  # seen in 2 of 7 cold starts, names it and ends with its backtrace (docs/boot-splash.md).
   if grep -qE 'console [1-9]' /tmp/watch.txt && tr -s ' ' < /dev/vcs1 | grep -q '[^ ]'; then
-    echo "    tty1's text: $(tr -s ' ' < /dev/vcs1 | cut -c1-300)"
+    echo "    tty1's text, its last 30 rows with text:"
+    fold -w "$(stty -F /dev/tty1 size | cut -d' ' -f2)" /dev/vcs1 | sed 's/ *$//' | grep . | tail -30 | sed 's/^/      /'
   fi
+  if [ -s /var/log/plymouth-debug.log ]; then cp /var/log/plymouth-debug.log "$X/plymouth-debug-$label.log" 2>/dev/null; fi
   # The handover's steps with the boot's times (the screen's times above count from QEMU's start).
   journalctl -b -o short-monotonic --no-pager -u carouseld -u 'plymouth*' -u systemd-vconsole-setup -u getty.target |
     sed -n '1,/first frame on screen/p' | grep -vE 'card cache|decod' | tail -14 | sed 's/^/    /'
