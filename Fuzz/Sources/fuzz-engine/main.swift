@@ -80,20 +80,23 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         case 0...4:
             if down[slot] == nil {
                 let p = point(); down[slot] = p
-                events += engine.handle(TouchFrame(time: t, samples: [TouchSample(slot: slot, phase: .down, x: p.0, y: p.1)]))
+                events += engine.handle(TouchFrame(time: t, samples: [TouchSample(slot: slot, phase: .down, x: p.0, y: p.1)],
+                                                   contactsDown: down.count))
             }
         case 5...14:
             if let p = down[slot] {
                 let scale = [2.0, 60, 600, 5000][Int(r.byte() & 3)]
                 let moved = (p.x + r.unit(-1...1) * scale, p.y + r.unit(-20...20))
                 down[slot] = moved
-                events += engine.handle(TouchFrame(time: t, samples: [TouchSample(slot: slot, phase: .move, x: moved.0, y: moved.1)]))
+                events += engine.handle(TouchFrame(time: t, samples: [TouchSample(slot: slot, phase: .move, x: moved.0, y: moved.1)],
+                                                   contactsDown: down.count))
             }
         case 15...18:
             if let p = down[slot] {
                 down[slot] = nil
                 let phase: TouchPhase = op & 0x1F == 18 ? .cancel : .up
-                events += engine.handle(TouchFrame(time: t, samples: [TouchSample(slot: slot, phase: phase, x: p.x, y: p.y)]))
+                events += engine.handle(TouchFrame(time: t, samples: [TouchSample(slot: slot, phase: phase, x: p.x, y: p.y)],
+                                                   contactsDown: down.count))
             }
         case 19...23:
             events += engine.update(now: t)
@@ -125,15 +128,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                     samples.append(TouchSample(slot: s, phase: .down, x: p.0, y: p.1))
                 }
             }
-            events += engine.handle(TouchFrame(time: t, samples: samples))
+            events += engine.handle(TouchFrame(time: t, samples: samples, contactsDown: down.count))
         }
         check("after step \(steps)")
     }
 
     // Every finger leaves, then 3 s of quiet at 60 Hz (another 3 s if the slideshow was due in it).
-    for (slot, p) in down.sorted(by: { $0.key < $1.key }) {
+    for (left, (slot, p)) in down.sorted(by: { $0.key < $1.key }).enumerated() {
         t += 0.01
-        events += engine.handle(TouchFrame(time: t, samples: [TouchSample(slot: slot, phase: .up, x: p.x, y: p.y)]))
+        events += engine.handle(TouchFrame(time: t, samples: [TouchSample(slot: slot, phase: .up, x: p.x, y: p.y)],
+                                           contactsDown: down.count - left - 1))
     }
     func quiet(from start: Double) {
         var frame = 1
