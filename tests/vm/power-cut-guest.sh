@@ -33,7 +33,9 @@ splash_handover() {
     echo "    tty1's text, its last 30 rows with text:"
     fold -w "$(stty -F /dev/tty1 size | cut -d' ' -f2)" /dev/vcs1 | sed 's/ *$//' | grep . | tail -30 | sed 's/^/      /'
   fi
-  if [ -s /var/log/plymouth-debug.log ]; then cp /var/log/plymouth-debug.log "$X/plymouth-debug-$label.log" 2>/dev/null; fi
+  for f in /var/log/plymouth-debug.log /run/plymouth-debug.log; do
+    [ -s "$f" ] && cp "$f" "$X/plymouth-debug-${label// /-}-${f##*/}" 2>/dev/null
+  done
   # The handover's steps with the boot's times (the screen's times above count from QEMU's start).
   journalctl -b -o short-monotonic --no-pager -u carouseld -u 'plymouth*' -u systemd-vconsole-setup -u getty.target |
     sed -n '1,/first frame on screen/p' | grep -vE 'card cache|decod' | tail -14 | sed 's/^/    /'
