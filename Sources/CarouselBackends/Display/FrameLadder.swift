@@ -13,7 +13,7 @@ import CarouselPixels
 /// renderer changes.
 package struct FrameLadder {
     /// The ways the output refused for good, until the screen or the renderer changes.
-    package internal(set) var refused = Refusals()
+    var refused = Refusals()
     /// The panned strip's window and column.
     var pan = PanState()
     /// The layout without cards that the primary plane shows under cards on planes (nil: a
@@ -24,12 +24,6 @@ package struct FrameLadder {
 
     package init() {}
 
-    /// What `show` did; `composedAt`: when a composed frame was drawn, before its commit, if
-    /// the caller asked for the time.
-    package struct Shown {
-        package var composedAt: Double?
-    }
-
     /// Shows `layout` on `output`, drawn by `renderer`: panned where the screen and the look
     /// allow, else its cards on overlay planes where the output takes them, else composed.
     /// - `onScreen`: the layout the lit screen shows now (nil: dark, or a first frame);
@@ -37,17 +31,17 @@ package struct FrameLadder {
     /// - `around`: the pages around a resting one (a pan window's);
     /// - `clock`: read once when a composed frame is drawn, for the start's figures (nil: not
     ///   asked).
+    /// Returns that time: when the composed frame was drawn, before its commit (nil: not
+    /// composed, or not asked).
     package mutating func show(_ layout: FrameLayout, replacing onScreen: FrameLayout?, on output: DisplayOutput,
                                renderer: FrameRenderer, upcoming: () -> [FrameLayout],
                                around: () -> [(distance: Double, layout: FrameLayout)],
-                               clock: (() -> Double)?) throws(DisplayError) -> Shown {
-        var shown = Shown()
-        if try !commitPanned(layout, replacing: onScreen, on: output, renderer: renderer, around: around) {
-            shown.composedAt = try commit(layout, on: output, renderer: renderer, upcoming: upcoming, clock: clock)
-            pan.column = nil
-            if let waiting = pan.pending { _ = renderer.isFinal(waiting.layout) }
-        }
-        return shown
+                               clock: (() -> Double)?) throws(DisplayError) -> Double? {
+        if try commitPanned(layout, replacing: onScreen, on: output, renderer: renderer, around: around) { return nil }
+        let composedAt = try commit(layout, on: output, renderer: renderer, upcoming: upcoming, clock: clock)
+        pan.column = nil
+        if let waiting = pan.pending { _ = renderer.isFinal(waiting.layout) }
+        return composedAt
     }
 
     private mutating func commit(_ layout: FrameLayout, on output: DisplayOutput, renderer: FrameRenderer,
@@ -118,8 +112,8 @@ package enum FrameWay: Hashable {
 package struct Refusals {
     private var reasons: [FrameWay: ComposeReason] = [:]
 
-    package func reason(_ way: FrameWay) -> ComposeReason? { reasons[way] }
-    package func allows(_ way: FrameWay) -> Bool { reasons[way] == nil }
+    func reason(_ way: FrameWay) -> ComposeReason? { reasons[way] }
+    func allows(_ way: FrameWay) -> Bool { reasons[way] == nil }
     mutating func refuse(_ way: FrameWay, because reason: ComposeReason) { reasons[way] = reason }
 }
 

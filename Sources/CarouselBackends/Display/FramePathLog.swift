@@ -1,9 +1,9 @@
 import CarouselCore
 import CarouselPixels
 
-/// Which way an output's frames go, each way said once per ladder (a reload makes a new one): the cards on overlay planes,
-/// or composed on the CPU for a reason. A page change that scales its cards alternates between
-/// the two every few frames; the log must not.
+/// Which way an output's frames go, each way said once per ladder (a reload makes a new one):
+/// panned, the cards on overlay planes, or composed on the CPU for a reason. A page change that
+/// scales its cards alternates between the last two every few frames; the log must not.
 package struct FramePathLog {
     private var said: Set<ComposeReason.Kind> = []
     private var saidPlanes = false

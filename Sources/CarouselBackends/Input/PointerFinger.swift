@@ -62,7 +62,8 @@ package struct PointerFinger: Sendable {
     }
 
     private func frame(_ phase: TouchPhase, _ time: Double) -> TouchFrame {
-        // Counted as the one contact it is; the translator adds the touches beside it.
+        // Its own count (1 while held); the translator, which keeps the record of every contact,
+        // stamps the whole count over it (`withTouches`).
         TouchFrame(time: time, samples: [TouchSample(slot: Self.slot, phase: phase, x: x, y: y)],
                    contactsDown: heldBy == nil ? 0 : 1)
     }

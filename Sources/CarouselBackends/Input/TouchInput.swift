@@ -129,9 +129,9 @@ package final class InputSource {
         self.routing = routing
     }
 
-    /// Reads everything libinput has and returns what each carousel (`TouchTarget.group`)
+    /// Reads everything libinput has and returns what each carousel (`TouchTarget.carousel`)
     /// must do, in order.
-    package func dispatch() -> [(carousel: Int, action: InputAction)] {
+    package func dispatch() -> [RoutedAction] {
         let rc = libinput_dispatch(libinput.pointer)
         if rc < 0 { Log.warning("input: libinput_dispatch: \(describe(errno: -rc))") }
         var batches = [[DeviceEvent]](repeating: [], count: translators.count)
@@ -148,7 +148,7 @@ package final class InputSource {
             }
             if libinput_event_get_type(event.pointer) == LIBINPUT_EVENT_DEVICE_REMOVED { screenOfDevice[id] = nil }
         }
-        var routed: [(carousel: Int, action: InputAction)] = []
+        var routed: [RoutedAction] = []
         for (screen, batch) in batches.enumerated() where !batch.isEmpty {
             routed += route(translators[screen].translate(batch), fromScreen: screen)
         }
@@ -159,7 +159,7 @@ package final class InputSource {
     package var nextStuckDeadline: Double? { translators.compactMap(\.nextStuckDeadline).min() }
 
     /// Lifts the contacts that sent nothing for `touch_timeout` by `now` (`InputTranslator`).
-    package func expireStuckTouches(now: Double) -> [(carousel: Int, action: InputAction)] {
+    package func expireStuckTouches(now: Double) -> [RoutedAction] {
         translators.indices.flatMap { route(translators[$0].expireStuckTouches(now: now), fromScreen: $0) }
     }
 

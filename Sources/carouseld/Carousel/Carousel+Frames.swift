@@ -227,10 +227,10 @@ extension Carousel {
         mutating func show(_ layout: FrameLayout, upcoming: () -> [FrameLayout],
                            around: () -> [(distance: Double, layout: FrameLayout)],
                            now: @escaping () -> Double) throws(DisplayError) {
-            let shown = try output.ladder.show(layout, replacing: power == .on ? lastDrawn : nil, on: output,
-                                               renderer: renderer, upcoming: upcoming, around: around,
-                                               clock: firstComposedAt == nil ? now : nil)
-            if firstComposedAt == nil { firstComposedAt = shown.composedAt }
+            let composedAt = try output.ladder.show(layout, replacing: power == .on ? lastDrawn : nil, on: output,
+                                                    renderer: renderer, upcoming: upcoming, around: around,
+                                                    clock: firstComposedAt == nil ? now : nil)
+            if firstComposedAt == nil { firstComposedAt = composedAt }
             showsKeptFrame = false
             power = .on
             lastDrawn = layout
