@@ -55,6 +55,8 @@ package enum CommitResult: Equatable {
 package enum OutputEvent: Equatable {
     /// A committed state became visible at this monotonic time.
     case presented(at: Double)
+    /// The output is ready for its next frame (`FrameClock`: after a flip, or from its timer).
+    case frame(at: Double)
     /// The screen appeared, changed mode or went away: the next frame is drawn in full at `size`.
     case changed
     /// The output is gone for good and ends the daemon (a compositor's window).

@@ -3,22 +3,22 @@ import CarouselCore
 import CarouselEngine
 import CarouselPixels
 
-/// A carousel's frames: when one is drawn (pacing), and which screens it goes to (`Screen`, whose
+/// A carousel's frames: when one is drawn, and which screens it goes to (`Screen`, whose
 /// output shows it the cheapest way it takes: `FrameLadder`).
 ///
-/// Pacing: while something moves, the next frame is composed when the previous flip of the
-/// leading screen (the first one lit) completes, with the flip's timestamp as `now`; a second
-/// flip is never queued. Every other screen gets that same layout as soon as its own flip
-/// allows, so screens showing one carousel never disagree by more than a frame, and a slow
-/// or dark screen never holds the others up. On displays whose flips complete at once
-/// (virtual GPUs), frames are held back to the mode's refresh with the timer. While settled
-/// nothing is drawn or committed, and the only timer is the engine's auto-advance.
+/// While something moves, the next frame is composed when the leading screen (the first one
+/// lit) is ready for it: its output's `frame` event (`FrameClock`, which also holds a virtual
+/// GPU's flips to the refresh), with that time as `now`; a second flip is never queued. Every
+/// other screen gets that same layout as soon as its own flip allows, so screens showing one
+/// carousel never disagree by more than a frame, and a slow or dark screen never holds the
+/// others up. While settled nothing is drawn or committed, and the only timer is the engine's
+/// auto-advance.
 ///
-/// The pacer paces frames only: process deadlines (watchdog, reload, sync resume) are timers
-/// of their own on the loop, due by the real clock, whatever this carousel's clock says.
+/// Frames only: process deadlines (watchdog, reload, sync resume) are timers of their own on
+/// the loop, due by the real clock, whatever this carousel's clock says.
 extension Carousel {
     struct Pacing {
-        /// Runs the next tick when nothing else asks for a frame sooner.
+        /// Runs the next tick when no frame event comes sooner (an engine deadline, a dark move).
         var timer: LoopTimer?
         /// The layout of the last tick: what every screen should show.
         var layout: FrameLayout?
@@ -26,23 +26,21 @@ extension Carousel {
         var framesPresented = 0
         /// A tick is posted to run after the current handler.
         var tickPosted = false
-        /// No frame before this time (a virtual GPU's flips complete at once: the next "vblank").
-        var holdUntil: Double?
-        /// When the leading screen's last frame became visible.
-        var lastPresented: Double?
     }
 
     /// How often a move steps while no screen is lit: it still runs its course, so the strip
     /// comes to rest (a reload waits for that) with nothing to show it on.
     private static let darkStep = 0.25
 
-    /// Hears each screen's output. Outputs post their events to the loop: they arrive here from
-    /// the loop, after the output's own bookkeeping, so a flip's tick runs straight away.
+    /// Hears each screen's output, through its frame clock. Outputs post their events to the
+    /// loop: they arrive here from the loop, after the output's own bookkeeping, so a frame's
+    /// tick runs straight away.
     func attachScreens() throws {
-        for (index, output) in outputs.enumerated() {
-            try output.attach(to: loop) { [unowned self] event in
+        for index in screens.indices {
+            screens[index].clock = try FrameClock(output: screens[index].output, loop: loop) { [unowned self] event in
                 switch event {
                 case .presented(let time): presented(onScreen: index, at: time)
+                case .frame(let time): frameDue(onScreen: index, at: time)
                 case .changed: screenChanged(index)
                 case .ended(let end): events.emit(.outputEnded(end))
                 }
@@ -66,13 +64,8 @@ extension Carousel {
         guard !stopped else { return }
         // A touch frame's kernel time can be a little later than the flip that follows it.
         let now = fingersDown ? engine.now : max(time, engine.now)
-        if let hold = pacing.holdUntil {
-            if now < hold { armTimer(); return }
-            // With "frame committed at", the daemon's own part of a held frame (from its wake-up
-            // to its commit) apart from how late the kernel woke it.
-            Log.debug("hold until \(hold) ended: woke at \(time)")
-        }
-        pacing.holdUntil = nil
+        // The pacing screen holds its next frame to the refresh: its clock's `frame` ticks then.
+        if let pacingScreen, screens[pacingScreen].clock?.holdUntil != nil { return }
         // A move that starts inside a tick is the countdown's: it began at the deadline itself.
         let (wasAtRest, countdown) = (!engine.isMoving, engine.nextDeadline)
         let new = engine.update(now: now)
@@ -90,7 +83,8 @@ extension Carousel {
     }
 
     /// A frame became visible on screen `index` (the output posted it: this runs from the loop,
-    /// after the output's own work). The pacing screen's flip ticks at once, at the flip's time.
+    /// after the output's own work). Another screen than the pacing one catches up with the
+    /// layout the pacing screen is showing.
     func presented(onScreen index: Int, at time: Double) {
         pacing.framesPresented += 1
         if startup.firstFrame == nil {
@@ -98,21 +92,14 @@ extension Carousel {
             events.emit(.firstFrame(self, at: time, restingOn: engine.isMoving ? nil : engine.selectedIndex))
         }
         Log.debug("frame \(pacing.framesPresented) visible at \(time)")
-        // Another screen: it catches up with the layout the pacing screen is showing.
-        guard index == pacingScreen else {
-            if let layout = pacing.layout { draw(layout, onScreen: index) }
-            return
-        }
-        // A flip that completed well before one refresh period after the previous one (a
-        // virtual GPU): hold the next frame until that "vblank", and count from there.
-        let refresh = screens[index].output.refreshInterval
-        if let previous = pacing.lastPresented, time - previous < refresh * 0.9 {
-            pacing.holdUntil = previous + refresh
-            pacing.lastPresented = previous + refresh
-        } else {
-            pacing.lastPresented = time
-        }
-        guard !pacing.tickPosted else { return }
+        guard index != pacingScreen, let layout = pacing.layout else { return }
+        draw(layout, onScreen: index)
+    }
+
+    /// Screen `index` is ready for its next frame: the pacing screen's readiness ticks at once,
+    /// at its time.
+    func frameDue(onScreen index: Int, at time: Double) {
+        guard index == pacingScreen, !pacing.tickPosted else { return }
         tick(now: time)
     }
 
@@ -123,8 +110,6 @@ extension Carousel {
         screens[index].renderer.invalidate()
         screens[index].power = nil   // a new screen: switched off anew if the screens are off
         screens[index].newLadder()
-        pacing.lastPresented = nil
-        pacing.holdUntil = nil
         setNeedsRedraw()
     }
 
@@ -167,20 +152,20 @@ extension Carousel {
 
     private func armTimer() {
         var next: Double?
-        if let holdUntil = pacing.holdUntil {
-            next = holdUntil
-        } else if engine.isMoving, let pacingScreen {
-            // A pending flip drives the next frame; if none is pending (the layout did not
-            // change this instant), look again one refresh later. With several screens, a
-            // pacing screen whose flip does not complete (a screen gone dark mid-frame) must not
-            // stop the others: they go on at a quarter of the rate.
-            let output = screens[pacingScreen].output
-            next = !screensOn ? loop.time.now() + Self.darkStep
-                : output.isReady ? loop.time.now() + output.refreshInterval
-                : screens.count > 1 ? loop.time.now() + 4 * output.refreshInterval : nil
+        let lit = screensOn ? pacingScreen : nil
+        for index in screens.indices where index != lit { screens[index].clock?.cancelScheduledFrame() }
+        if engine.isMoving, let lit {
+            // The pacing screen's next `frame` drives the next frame: its pending flip, or its
+            // clock a refresh from now (the layout did not change this instant). With several
+            // screens, a pacing screen whose flip does not complete (a screen gone dark
+            // mid-frame) must not stop the others: they go on at a quarter of the rate.
+            let output = screens[lit].output
+            screens[lit].clock?.scheduleFrame(now: loop.time.now())
+            if screens.count > 1, !output.isReady { next = loop.time.now() + 4 * output.refreshInterval }
         } else if engine.isMoving {
             next = loop.time.now() + Self.darkStep
         } else {
+            if let lit { screens[lit].clock?.cancelScheduledFrame() }
             next = engine.nextDeadline
         }
         // A first frame waiting for its cards is drawn at the deadline whatever is decoded.
@@ -205,6 +190,8 @@ extension Carousel {
     /// carousel this screen looks: `ViewTransform`), and what it shows now.
     struct Screen {
         let output: DisplayOutput
+        /// When the output is ready for the next frame (attached by `attachScreens`).
+        var clock: FrameClock?
         /// The panel's rotation (its touches are turned with it).
         let rotation: Int
         var renderer: FrameRenderer = NoRenderer()

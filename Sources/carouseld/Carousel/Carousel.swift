@@ -148,6 +148,7 @@ final class Carousel {
     func stop() {
         stopped = true
         pacing.timer?.schedule(at: nil)
+        for screen in screens { screen.clock?.stop() }
         loop.observer?.animating(ObjectIdentifier(self), false)
     }
 
