@@ -45,6 +45,18 @@ final class WaylandInputTests: XCTestCase {
         XCTAssertEqual(t.translate(w.touchCancel(now: 1.1)), [], "nothing left to cancel")
     }
 
+    /// `wl_touch.cancel` names no touch and goes to every window: each window's translator
+    /// cancels the touches it holds, and a window with none gets no cancel at all.
+    func testCancelReachesOnlyTheWindowsWithTouchesDown() {
+        var (w, touched) = seat()
+        var (_, untouched) = seat()
+        _ = touched.translate([w.touchDown(id: 3, x: 200, y: 100, ms: 1000, now: 1.0), w.touchFrame(now: 1.0)])
+        let cancel = w.touchCancel(now: 1.05)
+        XCTAssertEqual(touched.translate(cancel), [.touch(TouchFrame(time: 1.05, samples: [
+            TouchSample(slot: 3, phase: .cancel, x: 200, y: 100)], contactsDown: 0))])
+        XCTAssertEqual(untouched.translate(cancel), [], "no touch of this window was down")
+    }
+
     /// A cancelled drag springs back: the engine ends where it started, with no page.
     func testCancelSpringsBackInTheEngine() {
         var (w, t) = seat()

@@ -12,6 +12,9 @@ package enum DeviceEvent: Sendable, Equatable {
     case touchMotion(device: Int, slot: Int, x: Double, y: Double, time: Double)
     case touchUp(device: Int, slot: Int, time: Double)
     case touchCancel(device: Int, slot: Int, time: Double)
+    /// Every touch of the device is cancelled (`wl_touch.cancel`, which names none; libinput
+    /// cancels slot by slot): the translator's record of contacts knows which are down.
+    case touchesCancelled(device: Int, time: Double)
     /// Ends a group of touch changes that happened at once (libinput's TOUCH_FRAME).
     case touchFrame(device: Int, time: Double)
     /// A key press or release (libinput sends no auto-repeat); `code` is the evdev key code.

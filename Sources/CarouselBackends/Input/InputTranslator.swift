@@ -83,15 +83,15 @@ package struct InputTranslator {
                 let p = mapping.toScreen(panelX: px, panelY: py)
                 contacts[slot] = Contact(device: device, position: p, lastEvent: time)
                 pending.append(TouchSample(slot: slot, phase: .move, x: p.x, y: p.y))
-            case .touchUp(let device, let slot, _), .touchCancel(let device, let slot, _):
+            case .touchUp(let device, let slot, _):
                 guard use.touch, !removedInBatch.contains(device) else { break }
-                // A timed-out contact was lifted then: its real lift is dropped, and the slot counts again.
-                let contact = contacts.removeValue(forKey: slot)
-                guard contact?.state != .timedOut else { break }
-                var phase = TouchPhase.up
-                if case .touchCancel = event { phase = .cancel }
-                let p = contact?.position ?? (x: mapping.screen.width / 2, y: mapping.screen.height / 2)
-                pending.append(TouchSample(slot: slot, phase: phase, x: p.x, y: p.y))
+                lift(slot, phase: .up)
+            case .touchCancel(let device, let slot, _):
+                guard use.touch, !removedInBatch.contains(device) else { break }
+                lift(slot, phase: .cancel)
+            case .touchesCancelled(let device, _):
+                guard use.touch, !removedInBatch.contains(device) else { break }
+                for slot in contacts.keys.sorted() where contacts[slot]?.device == device { lift(slot, phase: .cancel) }
             case .touchFrame(_, let time):
                 flushFrame(time: time, into: &actions)
             case .key(_, let code, let pressed, let time):
@@ -138,6 +138,15 @@ package struct InputTranslator {
             samples.append(TouchSample(slot: slot, phase: .up, x: contact.position.x, y: contact.position.y))
         }
         return [.touch(TouchFrame(time: now, samples: samples, contactsDown: contactsDown))]
+    }
+
+    /// A contact ends (`.up` or `.cancel`). A timed-out contact was lifted then: its real lift
+    /// is dropped, and the slot counts again.
+    private mutating func lift(_ slot: Int, phase: TouchPhase) {
+        let contact = contacts.removeValue(forKey: slot)
+        guard contact?.state != .timedOut else { return }
+        let p = contact?.position ?? (x: mapping.screen.width / 2, y: mapping.screen.height / 2)
+        pending.append(TouchSample(slot: slot, phase: phase, x: p.x, y: p.y))
     }
 
     private mutating func flushFrame(time: Double, into actions: inout [InputAction]) {

@@ -17,7 +17,6 @@ package struct WaylandInputEvents {
 
     package private(set) var capabilities: DeviceCapabilities = []
     private var clock = WaylandClock()
-    private var touchesDown: Set<Int> = []
     private var lastTouchTime: Double?
 
     /// `wl_seat.capabilities`: devices added and removed as the seat's kinds of input change.
@@ -30,7 +29,6 @@ package struct WaylandInputEvents {
                 events.append(.added(device: device, name: "\(seat) \(what)", capabilities: kind))
             } else if !new.contains(kind) && capabilities.contains(kind) {
                 events.append(.removed(device: device, time: now))
-                if kind == .touch { touchesDown.removeAll() }
             }
         }
         capabilities = new
@@ -38,9 +36,7 @@ package struct WaylandInputEvents {
     }
 
     package mutating func touchDown(id: Int32, x: Double, y: Double, ms: UInt32, now: Double) -> DeviceEvent {
-        let time = stamp(ms, now)
-        touchesDown.insert(Int(id))
-        return .touchDown(device: Self.touchDevice, slot: Int(id), x: x, y: y, time: time)
+        .touchDown(device: Self.touchDevice, slot: Int(id), x: x, y: y, time: stamp(ms, now))
     }
 
     package mutating func touchMotion(id: Int32, x: Double, y: Double, ms: UInt32, now: Double) -> DeviceEvent {
@@ -48,8 +44,7 @@ package struct WaylandInputEvents {
     }
 
     package mutating func touchUp(id: Int32, ms: UInt32, now: Double) -> DeviceEvent {
-        touchesDown.remove(Int(id))
-        return .touchUp(device: Self.touchDevice, slot: Int(id), time: stamp(ms, now))
+        .touchUp(device: Self.touchDevice, slot: Int(id), time: stamp(ms, now))
     }
 
     /// `wl_touch.frame` carries no time: the group is stamped with its last event's.
@@ -57,12 +52,11 @@ package struct WaylandInputEvents {
         .touchFrame(device: Self.touchDevice, time: lastTouchTime ?? now)
     }
 
-    /// `wl_touch.cancel`: every touch down is cancelled, in one group.
-    package mutating func touchCancel(now: Double) -> [DeviceEvent] {
+    /// `wl_touch.cancel`: every touch down is cancelled, in one group (the translator knows
+    /// which are down).
+    package func touchCancel(now: Double) -> [DeviceEvent] {
         let time = max(lastTouchTime ?? now, now)
-        let cancelled = touchesDown.sorted().map { DeviceEvent.touchCancel(device: Self.touchDevice, slot: $0, time: time) }
-        touchesDown.removeAll()
-        return cancelled + [.touchFrame(device: Self.touchDevice, time: time)]
+        return [.touchesCancelled(device: Self.touchDevice, time: time), .touchFrame(device: Self.touchDevice, time: time)]
     }
 
     package mutating func pointerMotion(x: Double, y: Double, ms: UInt32, now: Double) -> DeviceEvent {
@@ -105,7 +99,7 @@ package struct WaylandInputEvents {
     private static func time(of event: DeviceEvent) -> Double? {
         switch event {
         case .touchDown(_, _, _, _, let t), .touchMotion(_, _, _, _, let t), .touchUp(_, _, let t),
-             .touchCancel(_, _, let t), .touchFrame(_, let t): return t
+             .touchCancel(_, _, let t), .touchesCancelled(_, let t), .touchFrame(_, let t): return t
         default: return nil
         }
     }
