@@ -9,14 +9,10 @@ import CarouselPixels
 final class OfflineRenderer {
     static let stepsPerSecond = 60.0
 
-    let store: ImageStore
-    let compositor: Compositor
     private(set) var engine: CarouselEngine
-    private let frame: PixelImage
+    private let screen: OffscreenScreen
     private var touches: [TouchFrame]
     private var step = 0
-    /// Where the written screen looks at the carousel (one screen of a span or mirror).
-    private let view: ViewTransform
     /// Paged by the wall clock from `wallStart` (seconds since 1970 at time 0), as a synced daemon.
     private let sync: (schedule: WallClockSchedule, wallStart: Double, lead: Double)?
 
@@ -28,18 +24,9 @@ final class OfflineRenderer {
          view: ViewTransform = .identity, screen: (width: Int, height: Int)? = nil,
          wallClock: (schedule: WallClockSchedule, start: Double)? = nil, cache: (any CardCaching)? = nil) throws {
         let viewport = Size(width: Double(width), height: Double(height))
-        let size = screen ?? (width, height)
-        guard let frame = PixelImage(width: size.width, height: size.height) else {
-            throw PNGWriter.Failure(path: "", reason: "out of memory for a \(size.width)x\(size.height) frame")
-        }
-        self.frame = frame
-        self.view = view
-        store = ImageStore(paths: paths, config: config, shell: shell,
-                           viewport: Size(width: viewport.width * view.scale, height: viewport.height * view.scale),
-                           cache: cache)
         // A written frame is looked at still, not seen in passing: always the full-quality filter.
-        compositor = Compositor(config: CompositorRenderer.scaledDots(config, by: view.scale), store: store,
-                                adaptsToMotion: false, origin: (view.originX, view.originY))
+        self.screen = try OffscreenScreen(config: config, shell: shell, paths: paths, viewport: viewport,
+                                          size: screen ?? (width, height), view: view, seenInPassing: false, cache: cache)
         engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0,
                                 itemDurations: itemDurations)
         self.touches = touches
@@ -74,10 +61,7 @@ final class OfflineRenderer {
             advance(to: Double(step) / Self.stepsPerSecond)
         }
         advance(to: max(time, engine.now))
-        let layout = view.apply(engine.layout())
-        store.waitUntilLoaded(for: layout)
-        compositor.compose(layout, into: frame.buffer)
-        return frame.buffer
+        return screen.show(engine.layout())
     }
 
     private func advance(to time: Double) {
