@@ -229,15 +229,10 @@ struct Benchmark {
         var engine = CarouselEngine(config: config, itemCount: paths.count, viewport: viewport, now: 0)
         var shell = ShellSettings()
         if let cache { shell.media.diskCacheMB = cache.state.withLock { $0.limitBytes } / 1_048_576 }
-        let store = ImageStore(paths: paths, config: config, shell: shell, viewport: viewport, cache: cache)
-        let compositor = Compositor(config: config, store: store)
-        guard let target = PixelImage(width: width, height: height) else { return nil }
+        guard let screen = try? OffscreenScreen(config: config, shell: shell, paths: paths, viewport: viewport,
+                                                size: (width, height), seenInPassing: true, cache: cache) else { return nil }
         var t = 0.0
-        func draw() {
-            let layout = engine.layout()
-            store.waitUntilLoaded(for: layout)
-            compositor.compose(layout, into: target.buffer)
-        }
+        func draw() { _ = screen.show(engine.layout()) }
         draw()
         for _ in paths.indices {
             _ = engine.page(by: 1, now: t)
