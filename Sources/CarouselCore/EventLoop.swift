@@ -131,15 +131,6 @@ package final class EventLoop {
         post { receiver(value) }
     }
 
-    /// Runs `work` as the loop runs a ready descriptor's handler: what it posts runs right after
-    /// it. For a source the loop does not watch (a test's scripted device) that still delivers
-    /// as a read from a watched one would.
-    package func runAsHandler(_ work: () -> Void) {
-        assertInLoop()
-        work()
-        runPosted()
-    }
-
     /// Runs `work` on the loop's thread soon; callable from any thread (see `LoopInbox`).
     package func execute(_ work: @escaping () -> Void) { inbox.execute(work) }
 

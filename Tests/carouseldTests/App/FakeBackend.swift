@@ -3,10 +3,14 @@
 @testable import CarouselCore
 import CarouselEngine
 @testable import carouseld
+import CLinux
+import Glibc
 
 /// A backend for running the whole app on the host: screens that keep their frames
 /// (`FakeOutput`, flips completed by the test) and a touchscreen the test scripts, whose events
-/// go through the daemon's own `InputTranslator` (so `touch_timeout` is the real one).
+/// go through the daemon's own `InputTranslator` (so `touch_timeout` is the real one). The
+/// touchscreen is a descriptor the loop watches, as a real device is: each report is read in a
+/// turn of the loop.
 final class FakeBackend: Backend, InputBackend {
     let screens: [FakeOutput]
     let plan: ScreenPlan
@@ -16,6 +20,10 @@ final class FakeBackend: Backend, InputBackend {
     private var delivery: InputDelivery?
     private(set) var inputStarted = 0
     static let device = 7
+    /// The scripted touchscreen: readable while reports wait in `reports`.
+    private let readable = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+    private var reports: [[DeviceEvent]] = []
+    private var watch: Watch?
 
     init(_ shell: ShellSettings, config: CarouselConfig, connectors: [String], loop: EventLoop) {
         plan = ScreenPlan.make(shell: shell, config: config, connected: connectors)
@@ -23,6 +31,18 @@ final class FakeBackend: Backend, InputBackend {
         translator = InputTranslator(settings: shell, screen: Size(width: 640, height: 400), announceDevices: true)
         _ = translator.translate([.added(device: Self.device, name: "Fake Touchscreen", capabilities: .touch)])
         self.loop = loop
+        watch = try? loop.watch(readable, name: "fake touchscreen", owner: self) { $0.readReports() }
+    }
+
+    deinit { close(readable) }
+
+    /// The loop's handler for the touchscreen: every report waiting, in order.
+    private func readReports() {
+        var count: UInt64 = 0
+        _ = read(readable, &count, 8)
+        let waiting = reports
+        reports = []
+        for report in waiting { deliver(translator.translate(report)) }
     }
 
     private func deliver(_ actions: [InputAction]) {
@@ -60,7 +80,10 @@ final class FakeBackend: Backend, InputBackend {
         case .up: event = .touchUp(device: Self.device, slot: slot, time: time)
         case .cancel: event = .touchCancel(device: Self.device, slot: slot, time: time)
         }
-        // As a device's read: a handler of the loop, which hands the actions on after it.
-        loop.runAsHandler { deliver(translator.translate([event, .touchFrame(device: Self.device, time: time)])) }
+        reports.append([event, .touchFrame(device: Self.device, time: time)])
+        var one: UInt64 = 1
+        _ = write(readable, &one, 8)
+        // Read in a turn of the loop, as a DRM event or a device's report would be.
+        _ = try? loop.runOnce(timeoutMilliseconds: 0)
     }
 }
