@@ -21,6 +21,8 @@ package final class DisplaySupervisor: DisplayOutput {
     private weak var loop: EventLoop?
     /// The carousel's handler, handed to each output in turn.
     private var events: ((OutputEvent) -> Void)?
+    /// Where this supervisor says that the device changed (the same handler).
+    private var changes: OutputEventSink?
 
     /// Opens the display if there is one. Only a missing device is waited for; every other
     /// failure (permissions, another DRM master, an unknown connector) is thrown.
@@ -50,6 +52,7 @@ package final class DisplaySupervisor: DisplayOutput {
     package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
         self.loop = loop
         self.events = events
+        changes = OutputEventSink(loop: loop, handler: events)
         if let current { try use(current) }
         try devices.listen(self, on: loop)
         // A device that udev finished between the first try and the monitor's start sent its
@@ -86,6 +89,7 @@ package final class DisplaySupervisor: DisplayOutput {
 
     package func restore() {
         events = nil
+        changes = nil
         current?.restore()
     }
 
@@ -97,8 +101,7 @@ package final class DisplaySupervisor: DisplayOutput {
 
     /// The device changed under the carousel: said as the outputs say it, from the loop.
     private func announceChange() {
-        guard let loop, let events else { return }
-        OutputEventSink(loop: loop, handler: events).emit(.changed)
+        changes?.emit(.changed)
     }
 
     /// udev's events, from the loop: a device added or removed is this supervisor's (it opens,

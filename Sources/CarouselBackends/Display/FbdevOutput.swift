@@ -17,7 +17,7 @@ package final class FbdevOutput: DisplayOutput {
     /// A frame was written and its `presented` is posted.
     private var reporting = false
     private weak var loop: EventLoop?
-    private var events: ((OutputEvent) -> Void)?
+    private var events: OutputEventSink?
 
     package init(path: String = "/dev/fb0", rotation: Int = 0) throws(DisplayError) {
         // Every throw below closes the device: `device` is dropped with it.
@@ -82,7 +82,7 @@ package final class FbdevOutput: DisplayOutput {
 
     package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
         self.loop = loop
-        self.events = events
+        self.events = OutputEventSink(loop: loop, handler: events)
     }
     package func detach() { events = nil }
     package var devicePath: String { path }
@@ -107,7 +107,7 @@ package final class FbdevOutput: DisplayOutput {
         reporting = true
         loop?.post(to: self) { owner in
             owner.reporting = false
-            owner.events?(.presented(at: MonotonicClock.now()))
+            owner.events?.emit(.presented(at: MonotonicClock.now()))
         }
         return .accepted
     }

@@ -38,7 +38,7 @@ private final class HeadlessOutput: DisplayOutput {
     private let memory: UnsafeMutableRawPointer
     private var flip: LoopTimer?
     private var pending = false
-    private var events: ((OutputEvent) -> Void)?
+    private var events: OutputEventSink?
 
     init(width: Int, height: Int, loop: EventLoop) {
         (self.width, self.height) = (width, height)
@@ -46,7 +46,7 @@ private final class HeadlessOutput: DisplayOutput {
         memory.initializeMemory(as: UInt32.self, repeating: 0, count: width * height)
         flip = loop.timer("headless flip", owner: self) { owner, now in
             owner.pending = false
-            owner.events?(.presented(at: now))
+            owner.events?.emit(.presented(at: now))
         }
     }
 
@@ -58,7 +58,9 @@ private final class HeadlessOutput: DisplayOutput {
     var refreshInterval: Double { 1.0 / 60 }
     var devicePath: String { "headless" }
     var isFirmwareFramebuffer: Bool { false }
-    func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws { self.events = events }
+    func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
+        self.events = OutputEventSink(loop: loop, handler: events)
+    }
     func detach() { events = nil }
     func restore() {}
 
