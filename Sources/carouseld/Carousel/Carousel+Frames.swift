@@ -152,20 +152,20 @@ extension Carousel {
 
     private func armTimer() {
         var next: Double?
-        let lit = screensOn ? pacingScreen : nil
-        for index in screens.indices where index != lit { screens[index].clock?.cancelScheduledFrame() }
-        if engine.isMoving, let lit {
-            // The pacing screen's next `frame` drives the next frame: its pending flip, or its
-            // clock a refresh from now (the layout did not change this instant). With several
-            // screens, a pacing screen whose flip does not complete (a screen gone dark
-            // mid-frame) must not stop the others: they go on at a quarter of the rate.
-            let output = screens[lit].output
-            screens[lit].clock?.scheduleFrame(now: loop.time.now())
+        // The lit screen whose next frame is wanted: no other's clock raises one of its own.
+        let paced = engine.isMoving && screensOn ? pacingScreen : nil
+        for index in screens.indices where index != paced { screens[index].clock?.cancelScheduledFrame() }
+        if let paced {
+            // Its next `frame` drives the next frame: its pending flip, or its clock a refresh
+            // from now (the layout did not change this instant). With several screens, a pacing
+            // screen whose flip does not complete (a screen gone dark mid-frame) must not stop
+            // the others: they go on at a quarter of the rate.
+            let output = screens[paced].output
+            screens[paced].clock?.scheduleFrame(now: loop.time.now())
             if screens.count > 1, !output.isReady { next = loop.time.now() + 4 * output.refreshInterval }
         } else if engine.isMoving {
             next = loop.time.now() + Self.darkStep
         } else {
-            if let lit { screens[lit].clock?.cancelScheduledFrame() }
             next = engine.nextDeadline
         }
         // A first frame waiting for its cards is drawn at the deadline whatever is decoded.
