@@ -16,11 +16,13 @@ XCHG.
                                XCHG/DIR (carouseld.conf, playlists, images/, last-good-config):
                                `carouseld render` at 0 s of DIR when `carouseld check` passes,
                                else of the last good copy (tests/vm/last_good.py); prints which
-  watch-end LABEL splash|picture|nosplash REF...
+  watch-end LABEL splash|picture|nosplash AGO REF...
                                with SCREEN_WATCH=SOCKET (a second QMP monitor, for a screendump
                                every 0.1 s from QEMU's start, tests/vm/screen_watch.py): stops the
                                dumps and judges them, the REFs being the pictures the daemon may
-                               show first
+                               show first; AGO: how many seconds before the request the kernel's
+                               first frame buffer device came (the firmware's screen until then),
+                               or - when the guest did not find it
 
 usage: boot-host.py XCHG QMP-SOCKET      (runs until killed)
 """
@@ -136,7 +138,10 @@ def handle(xchg, qmp_sock, argv):
     if argv[0] == "watch-end":
         if WATCH is None:
             return 1, "FAIL the screen was not watched (no SCREEN_WATCH for this boot)"
-        return WATCH.end(argv[1], [path(r) for r in argv[3:]], argv[2])
+        # argv[3]: how many seconds before the request the kernel's first frame buffer device
+        # came ("-": not found); the request took about one poll (50 ms) to be read.
+        driver_at = None if argv[3] == "-" else WATCH.elapsed() - float(argv[3])
+        return WATCH.end(argv[1], [path(r) for r in argv[4:]], argv[2], driver_at)
     if argv[0] == "jit":
         # How often TCG flushed its translation cache: a flush stalls the whole guest.
         info = qmp(qmp_sock, "human-monitor-command", {"command-line": "info jit"})

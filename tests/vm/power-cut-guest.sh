@@ -26,7 +26,7 @@ C=$X/cut
 # modeset, and plymouth gone.
 splash_handover() {
   local label=$1 ff ff_s getty_us; shift
-  host watch-end "$label" splash "$@" | tee /tmp/watch.txt
+  watch_end "$label" splash "$@" | tee /tmp/watch.txt
   # Text the console showed (tty1's text buffer, cut into its rows): plymouthd's crash report,
   # seen in 2 of 7 cold starts, names it and ends with its backtrace (docs/boot-splash.md).
   if grep -qE 'console [1-9]' /tmp/watch.txt && tr -s ' ' < /dev/vcs1 | grep -q '[^ ]'; then
@@ -82,7 +82,7 @@ if [ "$n" -gt 1 ]; then
   up=0; expect_screen "$label" "$n" && up=1
   # The operator's splash (`carouseld splash install` of the installed config): the first lit
   # screen is that picture, then the daemon's first frame of the config now on disk.
-  [ $mode = cut ] && [ "$n" = 2 ] && host watch-end "operator's splash, after cut 1" picture $rest_refs "cut/expected-$n/frame-0000.000.png"
+  [ $mode = cut ] && [ "$n" = 2 ] && watch_end "operator's splash, after cut 1" picture $rest_refs "cut/expected-$n/frame-0000.000.png"
   [ $mode = ro ] && splash_handover "warm start with plymouth" "cut/expected-$n/frame-0000.000.png"
   torn=$(dropped)
   echo "  $label: $torn torn or stale entries dropped; $(journalctl -b -u carouseld -o cat --no-pager | grep -m1 -E 'showing the last good config|config .* is invalid' || echo 'the config on disk loaded')"

@@ -4,9 +4,12 @@ A thread takes a QMP screendump every 0.1 s from the moment QEMU's monitor answe
 each at once (full size: text is only seen there), keeping a thumbnail for the end:
   no-signal  a size other than the screen's final one before the screen got it (QEMU's
              "display not active" placeholder: what a monitor shows as no signal)
-  firmware   the firmware's text (SeaBIOS's "Booting from ROM...") and what comes before it:
-             not the box's to choose, and not judged. It ends when the kernel's driver clears
-             the screen (the first black dump after that text), or at a splash or a picture
+  firmware   the firmware's text (SeaBIOS's "Booting from ROM...", its cursor) and what comes
+             before it: not the box's to choose, and not judged. It ends when the kernel's first
+             frame buffer device came (the guest's dmesg says when), or where the guest did not
+             say, at the first black dump after that text; at a splash or a picture in any case.
+             (SeaBIOS may clear the screen and show its cursor again: a black dump alone is no
+             sign of the kernel.)
   black      every channel of every pixel at most BLACK
   console    the console's colours alone on black: fbcon's text or its cursor (the VGA
              palette, which fbcon uses at 32 bpp; a splash or a picture is anti-aliased and
@@ -121,8 +124,13 @@ class ScreenWatch:
             if monitor:
                 monitor.close()
 
-    def end(self, label, refs, expect):
-        """Stops the dumps; (status, report lines) for the guest."""
+    def elapsed(self):
+        """Seconds since the watch started (QEMU's start), on the dumps' clock."""
+        return time.monotonic() - self.start
+
+    def end(self, label, refs, expect, driver_at=None):
+        """Stops the dumps; (status, report lines) for the guest. `driver_at`: when the kernel's
+        first frame buffer device came, on the dumps' clock (None: not known)."""
         self.stopping.set()
         self.thread.join(timeout=10)
         dumps = [d for d in self.dumps if d[1] is not None]
@@ -137,7 +145,9 @@ class ScreenWatch:
                 kind = "mode" if seen_size else "no-signal"
             else:
                 seen_size = True
-                if firmware:
+                if firmware and driver_at is not None:
+                    firmware = kind != "other" and taken < driver_at
+                elif firmware:
                     firmware_text = firmware_text or kind == "console"
                     firmware = kind != "other" and not (kind == "black" and firmware_text)
                 if firmware:
@@ -169,6 +179,9 @@ class ScreenWatch:
                          f"(splash to picture {picture_t[0] - splash_t[-1]:.2f} s; times from QEMU's start)")
         elif picture_t:
             lines.append(f"  {label}: first non-black dump at {first_lit:.1f} s, picture from {picture_t[0]:.1f} s")
+        lines.append(f"  {label}: the firmware's screen until "
+                     + (f"{driver_at:.1f} s (the kernel's first frame buffer device)" if driver_at is not None
+                        else "its text was cleared (the guest did not say when the kernel's frame buffer came)"))
         if bad:
             lines.append(f"  {label}: after the first non-black dump: " + ", ".join(f"{k} at {t:.1f} s" for t, k in bad[:8]))
         if later:
