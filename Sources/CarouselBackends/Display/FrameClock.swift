@@ -15,7 +15,9 @@ package final class FrameClock {
     /// When the last frame counted as shown (a held flip counts at the refresh it stands for).
     private var lastPresented: Double?
     /// No frame before this time: the held flip's refresh.
-    package private(set) var holdUntil: Double?
+    private var holdUntil: Double?
+    /// A flip is held to its refresh: the next `frame` comes then, whoever asks sooner.
+    package var holds: Bool { holdUntil != nil }
 
     /// Attaches `output` to `loop`; `events` hears its events and the clock's `frame`s until
     /// the output is detached or the clock stopped.

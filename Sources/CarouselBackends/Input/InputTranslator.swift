@@ -83,12 +83,9 @@ package struct InputTranslator {
                 let p = mapping.toScreen(panelX: px, panelY: py)
                 contacts[slot] = Contact(device: device, position: p, lastEvent: time)
                 pending.append(TouchSample(slot: slot, phase: .move, x: p.x, y: p.y))
-            case .touchUp(let device, let slot, _):
+            case .touchUp(let device, let slot, _), .touchCancel(let device, let slot, _):
                 guard use.touch, !removedInBatch.contains(device) else { break }
-                lift(slot, phase: .up)
-            case .touchCancel(let device, let slot, _):
-                guard use.touch, !removedInBatch.contains(device) else { break }
-                lift(slot, phase: .cancel)
+                if case .touchCancel = event { lift(slot, phase: .cancel) } else { lift(slot, phase: .up) }
             case .touchesCancelled(let device, _):
                 guard use.touch, !removedInBatch.contains(device) else { break }
                 for slot in contacts.keys.sorted() where contacts[slot]?.device == device { lift(slot, phase: .cancel) }

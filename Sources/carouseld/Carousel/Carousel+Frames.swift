@@ -65,7 +65,7 @@ extension Carousel {
         // A touch frame's kernel time can be a little later than the flip that follows it.
         let now = fingersDown ? engine.now : max(time, engine.now)
         // The pacing screen holds its next frame to the refresh: its clock's `frame` ticks then.
-        if let pacingScreen, screens[pacingScreen].clock?.holdUntil != nil { return }
+        if let pacingScreen, screens[pacingScreen].clock?.holds == true { return }
         // A move that starts inside a tick is the countdown's: it began at the deadline itself.
         let (wasAtRest, countdown) = (!engine.isMoving, engine.nextDeadline)
         let new = engine.update(now: now)
