@@ -122,8 +122,15 @@ class Harness(unittest.TestCase):
         self.assertEqual(len(counter.read_text().split()), 3)
 
     def test_load_is_recorded(self):
-        load = run(["echo", "1"]).load
+        # A run that lasts until /proc/stat's CPU total has moved: a shorter one (under a tick)
+        # has no busy figure, which record() gives as None rather than a made-up 0.
+        until_a_tick = "first = open('/proc/stat').readline()\nwhile open('/proc/stat').readline() == first: pass\nprint(1)"
+        load = run([sys.executable, "-c", until_a_tick]).load
         self.assertTrue(0 <= load["busy"] <= 1 and load["loadavg_1min"] >= 0, load)
+
+    def test_a_run_shorter_than_a_tick_has_no_busy_figure(self):
+        from bench.hostload import Meter
+        self.assertIsNone(Meter().record()["busy"])
 
 
 class SamplesFile(unittest.TestCase):
