@@ -29,6 +29,8 @@ package final class EventLoop {
     /// Wakes epoll at the earliest wall-clock deadline, or when the wall clock is set.
     private let wallAlarm: OwnedDescriptor
     private var wallAlarmDeadline: Double?
+    /// Catches a set of the clock that arming `wallAlarm` again made the kernel forget.
+    private var wallOffset: WallClockOffset
     /// Work from other threads (`execute`).
     private let inbox: LoopInbox
     private var watches: [Int32: Weak<Watch>] = [:]
@@ -52,8 +54,9 @@ package final class EventLoop {
     private let thread = pthread_self()
     #endif
 
-    package init(time: TimeSource = SystemTime.shared) throws {
+    package init(time: TimeSource = SystemTime.shared, wallOffset: WallClockOffset = WallClockOffset()) throws {
         self.time = time
+        self.wallOffset = wallOffset
         epoll = try OwnedDescriptor("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         alarm = try OwnedDescriptor("timerfd_create") {
             timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
@@ -356,9 +359,13 @@ package final class EventLoop {
             spec.it_value.tv_sec = seconds
             spec.it_value.tv_nsec = max(1, nanoseconds)
         }
+        let setUnreported = wallOffset.movedSinceArming()
         if timerfd_settime(wallAlarm.rawValue, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil) != 0 {
             Log.error("arming the wall-clock timer: \(Errno.current)")
         }
+        wallOffset.armed()
+        // As the kernel would have reported it, after the handler that armed.
+        if setUnreported { post { [weak self] in self?.wallClockWasSet() } }
     }
 
     /// The realtime timerfd woke epoll: a deadline came, or (ECANCELED) the clock was set.

@@ -48,6 +48,30 @@ final class EventLoopServicesTests: XCTestCase {
         _ = unscheduled
     }
 
+    /// Arming the realtime timerfd again makes the kernel forget a set of the clock it had not
+    /// reported yet (a deadline came just before `date -s`, and the loop re-armed just after):
+    /// the loop sees the wall clock's offset moved since it armed, and reports the set itself.
+    func testASetOfTheClockThatReArmingHidFromTheKernelIsStillReported() throws {
+        var offset = 1000.0
+        let loop = try EventLoop(wallOffset: WallClockOffset(read: { offset }))
+        var causes: [WallClockTimer.Cause] = []
+        let synced = loop.wallClockTimer("synced") { causes.append($0) }
+        let later = WallClock.now() + 3600
+        synced.schedule(at: later)
+        offset += 0.01  // reads a few milliseconds apart: not a set
+        synced.schedule(at: later - 1)
+        XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 0), 0)
+        XCTAssertEqual(causes, [])
+        offset += 12  // `date -s` twelve seconds ahead, then an arming before the kernel's report was read
+        synced.schedule(at: later - 2)
+        XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 0), 0)
+        XCTAssertEqual(causes, [.clockSet], "told once, after the handler that armed")
+        XCTAssertEqual(synced.deadline, later - 2)
+        synced.schedule(at: later - 3)
+        XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 0), 0)
+        XCTAssertEqual(causes, [.clockSet], "the offset armed with since then is the new one")
+    }
+
     func testAnUnscheduledOrDroppedWallClockTimerDoesNotRun() throws {
         let loop = try EventLoop()
         var fired = 0
