@@ -113,6 +113,13 @@ def handle(xchg, qmp_sock, argv):
     if argv[0] == "console":
         p = subprocess.run([sys.executable, IMGCMP, "console", path(argv[1])], capture_output=True, text=True)
         return p.returncode, (p.stdout + p.stderr).strip()
+    if argv[0] == "resembles":
+        # A screen that matched no reference: how far it is from each of some others.
+        found = []
+        for ref in argv[2:]:
+            p = subprocess.run([sys.executable, IMGCMP, "mad", path(argv[1]), path(ref)], capture_output=True, text=True)
+            found.append(f"{os.path.basename(ref)}: {(p.stdout + p.stderr).strip()}")
+        return 0, "; ".join(found)
     if argv[0] == "compare-any":
         detail = ""
         for ref in argv[2:]:

@@ -60,7 +60,11 @@ expect_screen() {
   cp -a /etc/carouseld/. "$C/disk/"
   cp /var/lib/carouseld/last-good-config "$C/disk/" 2>/dev/null
   if which=$(host expected cut/disk "cut/expected-$n"); then
-    matches "$label: the screen equals render of $which" "cut-$n" 60 "cut/expected-$n/frame-0000.000.png"
+    matches "$label: the screen equals render of $which" "cut-$n" 60 "cut/expected-$n/frame-0000.000.png" && return 0
+    # What it showed instead, for the next run to go on from (CI once saw this fail, once).
+    echo "    the screen against config A and B at rest, and black: $(host resembles "shots/cut-$n.ppm" cut/rest-A.png cut/rest-B.png cut/black.png)"
+    journalctl -b -o short-monotonic --no-pager -u carouseld -u 'plymouth*' | grep -vE 'card cache: .*decod' | tail -25 | sed 's/^/    /'
+    return 1
   else
     echo "FAIL $label: no reference for the screen ($which)"; return 1
   fi
