@@ -365,7 +365,7 @@ package final class EventLoop {
         }
         wallOffset.armed()
         // As the kernel would have reported it, after the handler that armed.
-        if setUnreported { post { [weak self] in self?.wallClockWasSet() } }
+        if setUnreported { post(to: self) { $0.wallClockWasSet() } }
     }
 
     /// The realtime timerfd woke epoll: a deadline came, or (ECANCELED) the clock was set.

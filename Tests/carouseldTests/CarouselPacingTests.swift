@@ -97,6 +97,13 @@ final class FakeOutput: DisplayOutput {
         events?.emit(.changed)
         _ = try? loop?.runOnce(timeoutMilliseconds: 0)
     }
+
+    /// Someone else's frame covers this one (the console, a VT back in text mode), reported in a
+    /// turn of the loop.
+    func cover() {
+        events?.emit(.overwritten)
+        _ = try? loop?.runOnce(timeoutMilliseconds: 0)
+    }
 }
 
 final class RecordingRenderer: FrameRenderer {
@@ -274,6 +281,22 @@ final class CarouselPacingTests: XCTestCase {
         XCTAssertEqual(renderer.layouts.last?.viewport, Size(width: 400, height: 640))
         XCTAssertEqual(daemon.engine.viewport, Size(width: 400, height: 640))
         XCTAssertGreaterThanOrEqual(renderer.invalidations, 2, "new buffers must not be taken for old ones")
+    }
+
+    /// A carousel at rest draws nothing more of itself: a frame covered from outside is drawn
+    /// again, the same layout, from the cards it has (nothing decoded again).
+    func testACoveredFrameAtRestIsDrawnAgain() throws {
+        let (daemon, output, renderer, loop) = try makeDaemon()
+        daemon.start()
+        output.completeFlip(at: time.now())
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.presents, 1, "at rest: one frame")
+        let invalidations = renderer.invalidations
+        output.cover()
+        try loop.runOnce(timeoutMilliseconds: 0)
+        XCTAssertEqual(output.presents, 2)
+        XCTAssertEqual(renderer.layouts.last, renderer.layouts.first)
+        XCTAssertEqual(renderer.invalidations, invalidations, "the same screen: its cards are kept")
     }
 
     func testWhileMovingEachFlipBringsExactlyOneFrameUntilSettled() throws {

@@ -103,6 +103,17 @@ fails "a second daemon fails: another process holds DRM master" "$out/second.log
   "another process holds DRM master on /dev/dri/card0" "$bin" --config "$long"
 udevadm trigger --action=change --subsystem-match=drm
 check "a drm change event makes it re-probe" waitfor "re-probing" "$out/long.log" 10
+# A VT put back in text mode gives fbcon the screen, DRM master or not (plymouthd's crash handler
+# does it): the daemon reads another framebuffer on its CRTC and draws its frame again.
+/usr/bin/python3 -c 'import fcntl, os
+fd = os.open("/dev/tty1", os.O_RDWR)
+for mode in (1, 0):  # KDSETMODE KD_GRAPHICS, then KD_TEXT: only a change of mode gives fbcon the screen
+    fcntl.ioctl(fd, 0x4B3A, mode)'
+vm-screendump "$out/long-covered.ppm"
+echo "  just after KD_TEXT: $(/usr/bin/python3 "$repo/tests/vm/imgcmp.py" console "$out/long-covered.ppm")"
+check "a VT back in text mode: the daemon finds another framebuffer on its CRTC (checked every 5 s; 15 s of room)" \
+  waitfor "another frame is on screen" "$out/long.log" 15
+matches "the picture is drawn again over the console" "$out/long-redrawn.ppm" "$long_ref" 10
 # bash's own clock and kill: no process starts inside the measured time.
 t0=${EPOCHREALTIME/./}; kill -TERM "$pid"; wait "$pid"; rc=$?; t1=${EPOCHREALTIME/./}
 echo "  SIGTERM to exit: $(( (t1 - t0) / 1000 )) ms, status $rc"

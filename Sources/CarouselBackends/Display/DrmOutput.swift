@@ -24,10 +24,12 @@ package final class DrmOutput: DisplayOutput {
     /// flip completes, and the new screen is announced then.
     private var retired: DrmScreen?
     private(set) weak var loop: EventLoop?
-    /// Hears `presented` and `changed`, from `attach` to `detach`.
+    /// Hears `presented`, `changed` and `overwritten`, from `attach` to `detach`.
     private(set) var events: OutputEventSink?
     /// `ctl writeback` asked while a flip was queued: it begins when that flip completes.
     var pendingWriteback: (frames: Int, directory: Int32)?
+    /// Looks whether the screen still shows this output's frame (`checkScanout`).
+    var scanoutCheck: LoopTimer?
 
     /// Opens the screen the settings ask for. Throws when the named connector does not exist
     /// or does not offer the mode; a connector that is merely unplugged is waited for.
@@ -82,12 +84,15 @@ package final class DrmOutput: DisplayOutput {
         if loop != nil { card.detachScreen() }
         loop = nil
         events = nil
+        scanoutCheck = nil
     }
 
     package func attach(to loop: EventLoop, events: @escaping (OutputEvent) -> Void) throws {
         self.loop = loop
         self.events = OutputEventSink(loop: loop, handler: events)
         try card.attachScreen(to: loop)
+        scanoutCheck = loop.timer("scanout check", owner: self) { $0.checkScanout(now: $1) }
+        scanoutCheck?.schedule(at: loop.time.now() + Self.scanoutCheckInterval)
     }
 
     /// A commit while one is in flight fails with EBUSY: let the queued flip complete first.

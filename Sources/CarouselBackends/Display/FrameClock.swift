@@ -58,7 +58,7 @@ package final class FrameClock {
             lastPresented = nil
             stop()
             forward.emit(event)
-        case .ended, .frame:
+        case .ended, .frame, .overwritten:
             forward.emit(event)
         }
     }

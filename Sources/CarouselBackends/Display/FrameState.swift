@@ -59,6 +59,10 @@ package enum OutputEvent: Equatable {
     case frame(at: Double)
     /// The screen appeared, changed mode or went away: the next frame is drawn in full at `size`.
     case changed
+    /// Something else's frame is on the screen though this output still owns it (the kernel
+    /// gives the console the screen when a VT goes back to text mode, as a crashing plymouthd
+    /// does): the next frame is drawn again in full.
+    case overwritten
     /// The output is gone for good and ends the daemon (a compositor's window).
     case ended(OutputEnd)
 }
