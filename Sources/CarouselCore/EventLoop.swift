@@ -363,7 +363,7 @@ package final class EventLoop {
         if timerfd_settime(wallAlarm.rawValue, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil) != 0 {
             Log.error("arming the wall-clock timer: \(Errno.current)")
         }
-        wallOffset.armed()
+        wallOffset.armed(deadline: next)
         // As the kernel would have reported it, after the handler that armed.
         if setUnreported { post(to: self) { $0.wallClockWasSet() } }
     }

@@ -24,9 +24,10 @@ package struct WallClockOffset {
         return abs(read() - armedWith) > Self.tolerance
     }
 
-    /// The timerfd was armed: later sets are the kernel's to report, up to the next arming.
-    mutating func armed() {
-        armedWith = read()
+    /// The timerfd was armed (`deadline`) or disarmed (nil): later sets are the kernel's to
+    /// report, up to the next arming. While disarmed no timer waits, and a set concerns nobody.
+    mutating func armed(deadline: Double?) {
+        armedWith = deadline == nil ? nil : read()
     }
 
     package static func now() -> Double {

@@ -70,6 +70,11 @@ final class EventLoopServicesTests: XCTestCase {
         synced.schedule(at: later - 3)
         XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 0), 0)
         XCTAssertEqual(causes, [.clockSet], "the offset armed with since then is the new one")
+        synced.schedule(at: nil)
+        offset -= 30  // set while nothing waits on the clock
+        synced.schedule(at: later)
+        XCTAssertEqual(try loop.runOnce(timeoutMilliseconds: 0), 0)
+        XCTAssertEqual(causes, [.clockSet], "a deadline scheduled after the set is already on the new clock")
     }
 
     func testAnUnscheduledOrDroppedWallClockTimerDoesNotRun() throws {
