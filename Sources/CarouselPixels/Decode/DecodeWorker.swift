@@ -97,7 +97,7 @@ package final class DecodeWorker: @unchecked Sendable {
         }
     }
 
-    /// Blocks until the thread has exited (tests).
+    /// Blocks until the threads have exited (the offline commands, before they exit; tests).
     package func waitUntilFinished() {
         condition.lock(); defer { condition.unlock() }
         while life != .finished { condition.wait() }

@@ -89,6 +89,14 @@ package final class ImageStore: CardSource, @unchecked Sendable {
         worker.start(urgentUntilIdle: urgentStart)
     }
 
+    /// Stops the decode threads and waits until they have exited (a decode in flight ends
+    /// first): for a command about to exit, whose threads must not run on while the process's
+    /// exit handlers tear down what they use. The daemon never waits so (`deinit` does not).
+    package func finish() {
+        worker.stop()
+        worker.waitUntilFinished()
+    }
+
     /// Returns at once: a decode in flight finishes on the worker and is dropped.
     deinit {
         worker.stop()

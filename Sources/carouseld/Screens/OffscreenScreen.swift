@@ -29,6 +29,11 @@ final class OffscreenScreen {
                                 adaptsToMotion: seenInPassing, origin: (view.originX, view.originY))
     }
 
+    /// The commands exit after their last frame: the store's decode threads (still taking
+    /// the cards ahead) are stopped and waited for first, not left running through the
+    /// process's exit (`carouseld splash install` once died of a segfault there, in CI).
+    deinit { store.finish() }
+
     /// `layout` drawn with its cards in full. The buffer is reused by the next call.
     func show(_ layout: FrameLayout) -> PixelBuffer {
         let shown = view.apply(layout)

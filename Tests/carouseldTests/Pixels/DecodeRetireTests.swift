@@ -36,6 +36,35 @@ final class DecodeRetireTests: XCTestCase {
         XCTAssertEqual(results.count, 0, "a result that finished after stop() is dropped, and nobody is woken")
         XCTAssertEqual(worker.cachedCount, 0)
     }
+
+    /// The offline commands exit after their last frame: `finish()` returns only once the
+    /// decode in flight has ended, and its thread with it, so nothing of the store runs on
+    /// through the process's exit handlers.
+    func testFinishWaitsForTheDecodeInFlight() throws {
+        let dir = try TestPictures.temporaryDirectory(self)
+        let path = try TestPictures.writePNG(TestPictures.solid(0x3060D0, width: 64, height: 36), "\(dir)/only.png")
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), returned = DispatchSemaphore(value: 0)
+        let order = Locked<[String]>([])
+        let store = ImageStore(paths: [path], spec: CardSpec(width: 64, height: 36), beforeDecode: { _, _ in
+            held.signal()
+            release.wait()
+        })
+        let layout = CarouselEngine(config: CarouselConfig(), itemCount: 1, viewport: Size(width: 64, height: 36), now: 0).layout()
+        _ = store.cards(for: layout)  // asks for the card, without waiting
+        XCTAssertEqual(held.wait(timeout: .now() + 10), .success, "the decode is under way")
+        // The decode is let go once finish() has returned, or else after half a second of it
+        // still waiting, as it must: finish() cannot return before.
+        Thread.detachNewThread {
+            let early = returned.wait(timeout: .now() + 0.5) == .success
+            order.withLock { $0.append(early ? "finish() returned with the decode held" : "decode let go") }
+            release.signal()
+        }
+        store.finish()
+        order.withLock { $0.append("finish() returned") }
+        returned.signal()
+        XCTAssertEqual(held.wait(timeout: .now()), .timedOut, "no decode after the stop")
+        XCTAssertEqual(order.withLock { $0 }, ["decode let go", "finish() returned"])
+    }
 }
 
 private final class ResultCounter: @unchecked Sendable {
