@@ -71,9 +71,17 @@ extension DrmOutput {
         guard let screen, screen.lit, !committed.flipPending, let current = committed.current,
               let ours = current.view?.framebufferID ?? current.buffer.map({ screen.buffers[$0].framebufferID }),
               let crtc = DrmObjects.crtc(card.fd, screen.target.crtcID)?.pointer.pointee else { return nil }
-        guard crtc.buffer_id != ours else { return false }
-        Log.warning("\(screen.target.connectorName): another frame is on screen (framebuffer \(crtc.buffer_id), "
-                    + "not ours, \(ours): the console's, when a VT went back to text mode); drawn again")
+        guard crtc.buffer_id != ours else {
+            coverSaid = false
+            return false
+        }
+        // Said once until our frame is back: a draw that cannot take the screen back is retried
+        // at each check without a line each time.
+        if !coverSaid {
+            Log.warning("\(screen.target.connectorName): another frame is on screen (framebuffer \(crtc.buffer_id), "
+                        + "not ours, \(ours): the console's, when a VT went back to text mode); drawn again")
+        }
+        coverSaid = true
         return true
     }
 }

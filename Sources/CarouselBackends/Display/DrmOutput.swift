@@ -28,8 +28,10 @@ package final class DrmOutput: DisplayOutput {
     private(set) var events: OutputEventSink?
     /// `ctl writeback` asked while a flip was queued: it begins when that flip completes.
     var pendingWriteback: (frames: Int, directory: Int32)?
-    /// Looks whether the screen still shows this output's frame (`checkScanout`).
+    /// Looks whether the screen still shows this output's frame (`checkScanout`); whether the
+    /// log has said it does not.
     var scanoutCheck: LoopTimer?
+    var coverSaid = false
 
     /// Opens the screen the settings ask for. Throws when the named connector does not exist
     /// or does not offer the mode; a connector that is merely unplugged is waited for.
