@@ -61,27 +61,28 @@ extension DrmOutput {
     static let scanoutCheckInterval = 5.0
 
     func checkScanout(now: Double) {
-        if frameCovered() == true { events?.emit(.overwritten) }
         scanoutCheck?.schedule(at: now + Self.scanoutCheckInterval)
-    }
-
-    /// Whether the CRTC scans out a framebuffer other than the primary plane's of the frame this
-    /// output last showed; nil while it shows none or one is queued.
-    func frameCovered() -> Bool? {
-        guard let screen, screen.lit, !committed.flipPending, let current = committed.current,
-              let ours = current.view?.framebufferID ?? current.buffer.map({ screen.buffers[$0].framebufferID }),
-              let crtc = DrmObjects.crtc(card.fd, screen.target.crtcID)?.pointer.pointee else { return nil }
-        guard crtc.buffer_id != ours else {
+        guard let (scannedOut, ours) = scannedOutFramebuffers() else { return }
+        guard scannedOut != ours else {
             coverSaid = false
-            return false
+            return
         }
         // Said once until our frame is back: a draw that cannot take the screen back is retried
         // at each check without a line each time.
         if !coverSaid {
-            Log.warning("\(screen.target.connectorName): another frame is on screen (framebuffer \(crtc.buffer_id), "
-                        + "not ours, \(ours): the console's, when a VT went back to text mode); drawn again")
+            Log.warning("\(connectorName ?? devicePath): another frame is on screen (framebuffer \(scannedOut), not ours, \(ours): "
+                        + "the console's, when a VT went back to text mode); drawn again")
         }
         coverSaid = true
-        return true
+        events?.emit(.overwritten)
+    }
+
+    /// The framebuffer the CRTC scans out, and the primary plane's of the frame this output last
+    /// showed; nil while it shows none or one is queued.
+    private func scannedOutFramebuffers() -> (scannedOut: UInt32, ours: UInt32)? {
+        guard let screen, screen.lit, !committed.flipPending, let current = committed.current,
+              let ours = current.view?.framebufferID ?? current.buffer.map({ screen.buffers[$0].framebufferID }),
+              let crtc = DrmObjects.crtc(card.fd, screen.target.crtcID)?.pointer.pointee else { return nil }
+        return (crtc.buffer_id, ours)
     }
 }

@@ -42,7 +42,8 @@ extension Carousel {
                 case .presented(let time): presented(onScreen: index, at: time)
                 case .frame(let time): frameDue(onScreen: index, at: time)
                 case .changed: screenChanged(index)
-                case .overwritten: screenOverwritten(index)
+                // Covered from outside (the output said why): drawn again as it was.
+                case .overwritten: setNeedsRedraw([index])
                 case .ended(let end): events.emit(.outputEnded(end))
                 }
             }
@@ -112,13 +113,6 @@ extension Carousel {
         screens[index].power = nil   // a new screen: switched off anew if the screens are off
         screens[index].newLadder()
         setNeedsRedraw()
-    }
-
-    /// Its frame was covered from outside (the output said why): drawn again as it was.
-    func screenOverwritten(_ index: Int) {
-        screens[index].redraw = true
-        screens[index].output.ladder.redrawBackground()
-        scheduleTick()
     }
 
     private func draw(_ layout: FrameLayout, onScreen index: Int) {

@@ -155,9 +155,12 @@ final class Carousel {
     /// A carousel replaced without a stop (a failed start) animates no more either.
     deinit { loop.observer?.animating(ObjectIdentifier(self), false) }
 
-    /// Draws the next frame even if the layout did not change (an image arrived).
-    func setNeedsRedraw() {
-        for i in screens.indices { screens[i].redraw = true; screens[i].output.ladder.redrawBackground() }
+    /// Draws the next frame even if the layout did not change (an image arrived), on every
+    /// screen or on those of `indices` (a screen whose frame was covered from outside).
+    func setNeedsRedraw() { setNeedsRedraw(screens.indices) }
+
+    func setNeedsRedraw(_ indices: some Sequence<Int>) {
+        for i in indices { screens[i].redraw = true; screens[i].output.ladder.redrawBackground() }
         scheduleTick()
     }
 
